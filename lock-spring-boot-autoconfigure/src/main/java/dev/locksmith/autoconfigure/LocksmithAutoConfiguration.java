@@ -1,0 +1,72 @@
+package dev.locksmith.autoconfigure;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockService;
+import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.core.TimeBoundedLockBackend;
+import dev.locksmith.redis.RedisLockBackend;
+import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.redis.RedisReleaseNotifications;
+
+/**
+ * Auto-configures a {@link LockService} on the application's {@link RedisConnectionFactory}.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnClass(RedisConnectionFactory.class)
+@ConditionalOnBean(RedisConnectionFactory.class)
+@ConditionalOnBooleanProperty(name = "locksmith.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(LocksmithProperties.class)
+public final class LocksmithAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RedisLockKeys redisLockKeys(LocksmithProperties properties) {
+		return new RedisLockKeys(properties.getKeyPrefix());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockBackend lockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys,
+			LocksmithProperties properties) {
+		return new TimeBoundedLockBackend(new RedisLockBackend(connectionFactory, keys), properties.getRedisTimeout());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnProperty(name = "locksmith.wait.strategy", havingValue = "pubsub", matchIfMissing = true)
+	RedisReleaseNotifications redisReleaseNotifications(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
+		return new RedisReleaseNotifications(connectionFactory, keys);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(LockService.class)
+	DefaultLockService lockService(LockBackend backend, ObjectProvider<ReleaseNotifications> releaseNotifications,
+			LocksmithProperties properties, ApplicationEventPublisher eventPublisher) {
+		DefaultLockService.Builder builder = DefaultLockService.builder(backend)
+			.recheckInterval(properties.getWait().getRecheckInterval())
+			.releaseNotifications(releaseNotifications.getIfAvailable())
+			.renewal(properties.getRenewal().isEnabled());
+		if (properties.getInstanceId() != null) {
+			builder.instanceId(properties.getInstanceId());
+		}
+		DefaultLockService lockService = builder.build();
+		lockService.addLockLostListener(eventPublisher::publishEvent);
+		return lockService;
+	}
+
+}

@@ -1,0 +1,161 @@
+package dev.locksmith.autoconfigure;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of Locksmith, bound from {@code locksmith.*}.
+ *
+ * @since 0.1.0
+ */
+@ConfigurationProperties("locksmith")
+public class LocksmithProperties {
+
+	/** Whether to auto-configure Locksmith. */
+	private boolean enabled = true;
+
+	/** Prefix of every Redis key and channel that Locksmith uses; must not contain '{' or '}'. */
+	private String keyPrefix = "lock:";
+
+	/** Lease of a lock when none is given. */
+	private Duration defaultTtl = Duration.ofSeconds(30);
+
+	/** How long to wait for a busy lock when no wait time is given; 0 tries once. */
+	private Duration defaultWaitTime = Duration.ZERO;
+
+	/** Bound on any one Redis call made for a lock; past it, acquisition fails closed. */
+	private Duration redisTimeout = Duration.ofSeconds(2);
+
+	/** Id of this instance, written into owner tokens; default "<host>-<pid>". */
+	private @Nullable String instanceId;
+
+	private final Renewal renewal = new Renewal();
+
+	private final Wait wait = new Wait();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getKeyPrefix() {
+		return this.keyPrefix;
+	}
+
+	public void setKeyPrefix(String keyPrefix) {
+		if (keyPrefix.contains("{") || keyPrefix.contains("}")) {
+			throw new IllegalArgumentException("must not contain '{' or '}', was '" + keyPrefix + "'");
+		}
+		this.keyPrefix = keyPrefix;
+	}
+
+	public Duration getDefaultTtl() {
+		return this.defaultTtl;
+	}
+
+	public void setDefaultTtl(Duration defaultTtl) {
+		this.defaultTtl = requireAtLeastOneMilli(defaultTtl);
+	}
+
+	public Duration getDefaultWaitTime() {
+		return this.defaultWaitTime;
+	}
+
+	public void setDefaultWaitTime(Duration defaultWaitTime) {
+		if (defaultWaitTime.isNegative()) {
+			throw new IllegalArgumentException("must not be negative, was " + defaultWaitTime);
+		}
+		this.defaultWaitTime = defaultWaitTime;
+	}
+
+	public Duration getRedisTimeout() {
+		return this.redisTimeout;
+	}
+
+	public void setRedisTimeout(Duration redisTimeout) {
+		this.redisTimeout = requireAtLeastOneMilli(redisTimeout);
+	}
+
+	public @Nullable String getInstanceId() {
+		return this.instanceId;
+	}
+
+	public void setInstanceId(@Nullable String instanceId) {
+		this.instanceId = instanceId;
+	}
+
+	public Renewal getRenewal() {
+		return this.renewal;
+	}
+
+	public Wait getWait() {
+		return this.wait;
+	}
+
+	private static Duration requireAtLeastOneMilli(Duration duration) {
+		if (duration.toMillis() < 1) {
+			throw new IllegalArgumentException("must be at least 1ms, was " + duration);
+		}
+		return duration;
+	}
+
+	/** Lease renewal while a lock is held. */
+	public static class Renewal {
+
+		/** Whether to extend the leases of held locks every ttl / 3 while they are held. */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+	/** How waiters learn that a busy lock was released. */
+	public static class Wait {
+
+		/** Wake waiters on pub/sub release notifications, or poll where pub/sub is unavailable. */
+		private WaitStrategy strategy = WaitStrategy.PUBSUB;
+
+		/** Longest a waiter sleeps before asking Redis again; the polling interval with 'poll'. */
+		private Duration recheckInterval = Duration.ofSeconds(1);
+
+		public WaitStrategy getStrategy() {
+			return this.strategy;
+		}
+
+		public void setStrategy(WaitStrategy strategy) {
+			this.strategy = strategy;
+		}
+
+		public Duration getRecheckInterval() {
+			return this.recheckInterval;
+		}
+
+		public void setRecheckInterval(Duration recheckInterval) {
+			this.recheckInterval = requireAtLeastOneMilli(recheckInterval);
+		}
+
+	}
+
+	/** How waiters learn that a busy lock was released. */
+	public enum WaitStrategy {
+
+		/** A release notification over Redis pub/sub wakes the waiters. */
+		PUBSUB,
+
+		/** Waiters ask Redis again every recheck interval. */
+		POLL
+
+	}
+
+}

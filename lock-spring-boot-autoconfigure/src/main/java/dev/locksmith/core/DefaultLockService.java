@@ -1,0 +1,284 @@
+package dev.locksmith.core;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.locksmith.core.LockBackend.AcquireResult;
+import dev.locksmith.core.LockBackend.LeaseExtension;
+import dev.locksmith.core.WaitQueues.Waiter;
+
+/**
+ * The lock engine: grants locks through a {@link LockBackend}, queues this process's waiters and
+ * wakes them on release notifications, renews leases and keeps the registry of held locks.
+ *
+ * @since 0.1.0
+ */
+public final class DefaultLockService implements LockService, AutoCloseable {
+
+	private static final Logger logger = System.getLogger(DefaultLockService.class.getName());
+
+	private final LockBackend backend;
+
+	private final String instanceId;
+
+	private final Duration recheckInterval;
+
+	private final @Nullable LeaseRenewer renewer;
+
+	private final WaitQueues waitQueues = new WaitQueues();
+
+	private final Set<DefaultLockHandle> held = ConcurrentHashMap.newKeySet();
+
+	private final List<Consumer<LockLostEvent>> lostListeners = new CopyOnWriteArrayList<>();
+
+	private final SecureRandom random = new SecureRandom();
+
+	private DefaultLockService(Builder builder) {
+		this.backend = builder.backend;
+		this.instanceId = builder.instanceId;
+		this.recheckInterval = builder.recheckInterval;
+		this.renewer = builder.renewal ? new LeaseRenewer(this.backend, this::leaseLost) : null;
+		if (builder.releaseNotifications != null) {
+			builder.releaseNotifications.subscribe(this.waitQueues::wakeFirst);
+		}
+	}
+
+	/** Starts a builder for an engine on {@code backend}. */
+	public static Builder builder(LockBackend backend) {
+		return new Builder(backend);
+	}
+
+	@Override
+	public Optional<LockHandle> tryAcquire(String key, LockOptions options) throws InterruptedException {
+		LockOptions.requireKey(key);
+		Objects.requireNonNull(options, "options must not be null");
+		if (options.waitTime().isZero()) {
+			return Optional.ofNullable(attempt(key, options).handle);
+		}
+		return Optional.ofNullable(awaitTurn(key, options));
+	}
+
+	@Override
+	public <T> T callLocked(String key, LockOptions options, Callable<T> action) {
+		try (LockHandle handle = acquire(key, options)) {
+			T result = action.call();
+			if (!handle.isHeld()) {
+				throw new LockLostException(key, handle.fencingToken());
+			}
+			return result;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new DistributedLockException("Interrupted while waiting for lock '" + key + "'", ex);
+		}
+		catch (RuntimeException | Error ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			throw new UndeclaredThrowableException(ex);
+		}
+	}
+
+	@Override
+	public List<LockInfo> heldLocks() {
+		return this.held.stream().filter(DefaultLockHandle::isActive).map(DefaultLockHandle::toInfo).toList();
+	}
+
+	/** Calls {@code listener} whenever a lease is found lost before its release. */
+	public void addLockLostListener(Consumer<LockLostEvent> listener) {
+		this.lostListeners.add(listener);
+	}
+
+	/** The id this process writes into every owner token. */
+	public String instanceId() {
+		return this.instanceId;
+	}
+
+	/** Stops renewing; locks still held expire after their lease. */
+	@Override
+	public void close() {
+		if (this.renewer != null) {
+			this.renewer.close();
+		}
+	}
+
+	private @Nullable DefaultLockHandle awaitTurn(String key, LockOptions options) throws InterruptedException {
+		long deadline = System.nanoTime() + options.waitTime().toNanos();
+		Waiter waiter = this.waitQueues.join(key);
+		DefaultLockHandle handle = null;
+		try {
+			Duration retryAfter = this.recheckInterval;
+			while (true) {
+				if (this.waitQueues.isFirst(waiter)) {
+					Attempt attempt = attempt(key, options);
+					handle = attempt.handle;
+					if (handle != null) {
+						return handle;
+					}
+					retryAfter = attempt.retryAfter;
+				}
+				long remaining = deadline - System.nanoTime();
+				if (remaining <= 0) {
+					return null;
+				}
+				waiter.await(Math.min(remaining, nextCheckNanos(retryAfter)));
+			}
+		}
+		finally {
+			this.waitQueues.leave(waiter, handle != null);
+		}
+	}
+
+	/** The bounded re-check: the lock's remaining lease when known and shorter, else the re-check interval. */
+	private long nextCheckNanos(Duration retryAfter) {
+		long recheck = this.recheckInterval.toNanos();
+		long lease = retryAfter.toNanos();
+		return (lease > 0) ? Math.min(lease, recheck) : recheck;
+	}
+
+	private Attempt attempt(String key, LockOptions options) {
+		String ownerToken = nextOwnerToken();
+		long sentAt = System.nanoTime();
+		AcquireResult result = this.backend.tryAcquire(key, ownerToken, options.ttl());
+		if (!result.acquired()) {
+			return new Attempt(null, result.retryAfter());
+		}
+		DefaultLockHandle handle = new DefaultLockHandle(this, key, ownerToken, result.fencingToken(), options.ttl(),
+				sentAt);
+		this.held.add(handle);
+		if (options.renew() && this.renewer != null) {
+			this.renewer.register(handle);
+		}
+		return new Attempt(handle, Duration.ZERO);
+	}
+
+	private String nextOwnerToken() {
+		byte[] bytes = new byte[16];
+		this.random.nextBytes(bytes);
+		return this.instanceId + ":" + HexFormat.of().formatHex(bytes);
+	}
+
+	void release(DefaultLockHandle handle) {
+		forget(handle);
+		try {
+			this.backend.release(handle.key(), handle.ownerToken());
+		}
+		catch (LockUnavailableException ex) {
+			logger.log(Level.WARNING, "Could not release lock '" + handle.key() + "'; it frees itself when its lease ends",
+					ex);
+		}
+	}
+
+	boolean extend(DefaultLockHandle handle, Duration ttl) {
+		long sentAt = System.nanoTime();
+		boolean extended = this.backend.extend(List.of(new LeaseExtension(handle.key(), handle.ownerToken(), ttl)))
+			.get(0);
+		if (extended) {
+			handle.leaseStarted(sentAt, ttl);
+		}
+		else {
+			leaseLost(handle);
+		}
+		return extended;
+	}
+
+	private void leaseLost(DefaultLockHandle handle) {
+		if (handle.markLost()) {
+			forget(handle);
+			LockLostEvent event = new LockLostEvent(handle.key(), handle.fencingToken(), Instant.now());
+			this.lostListeners.forEach((listener) -> listener.accept(event));
+		}
+	}
+
+	private void forget(DefaultLockHandle handle) {
+		this.held.remove(handle);
+		if (this.renewer != null) {
+			this.renewer.unregister(handle);
+		}
+	}
+
+	private record Attempt(@Nullable DefaultLockHandle handle, Duration retryAfter) {
+	}
+
+	/** Configures a {@link DefaultLockService}. */
+	public static final class Builder {
+
+		private final LockBackend backend;
+
+		private String instanceId = defaultInstanceId();
+
+		private Duration recheckInterval = Duration.ofSeconds(1);
+
+		private @Nullable ReleaseNotifications releaseNotifications;
+
+		private boolean renewal = true;
+
+		private Builder(LockBackend backend) {
+			this.backend = Objects.requireNonNull(backend, "backend must not be null");
+		}
+
+		/** Id of this process, written into every owner token; default {@code <host>-<pid>}. */
+		public Builder instanceId(String instanceId) {
+			if (instanceId == null || instanceId.isBlank()) {
+				throw new IllegalArgumentException("instanceId must not be blank, was " + instanceId);
+			}
+			this.instanceId = instanceId;
+			return this;
+		}
+
+		/** Longest a waiter sleeps before asking the store again, in case a notification was lost. */
+		public Builder recheckInterval(Duration recheckInterval) {
+			if (recheckInterval == null || recheckInterval.toMillis() < 1) {
+				throw new IllegalArgumentException("recheckInterval must be at least 1ms, was " + recheckInterval);
+			}
+			this.recheckInterval = recheckInterval;
+			return this;
+		}
+
+		/** Source of release notifications; without one, waiters poll every re-check interval. */
+		public Builder releaseNotifications(@Nullable ReleaseNotifications releaseNotifications) {
+			this.releaseNotifications = releaseNotifications;
+			return this;
+		}
+
+		/** Whether leases of locks acquired with {@link LockOptions#renew()} are extended while held. */
+		public Builder renewal(boolean renewal) {
+			this.renewal = renewal;
+			return this;
+		}
+
+		public DefaultLockService build() {
+			return new DefaultLockService(this);
+		}
+
+		private static String defaultInstanceId() {
+			String host;
+			try {
+				host = InetAddress.getLocalHost().getHostName();
+			}
+			catch (UnknownHostException ex) {
+				host = "unknown-host";
+			}
+			return host + "-" + ProcessHandle.current().pid();
+		}
+
+	}
+
+}

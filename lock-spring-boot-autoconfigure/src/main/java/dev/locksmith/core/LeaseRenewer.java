@@ -1,0 +1,132 @@
+package dev.locksmith.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import dev.locksmith.core.LockBackend.LeaseExtension;
+
+/**
+ * Watchdog that extends the leases of held locks every {@code ttl / 3}. Every tick renews all due
+ * leases in batches, so many held locks cost few store calls; a lease that the store no longer
+ * holds for its owner is reported lost.
+ */
+final class LeaseRenewer implements AutoCloseable {
+
+	/** Most leases renewed by one store call. */
+	static final int BATCH_SIZE = 500;
+
+	private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+	private final LockBackend backend;
+
+	private final Consumer<DefaultLockHandle> onLost;
+
+	private final ScheduledExecutorService scheduler = Executors
+		.newSingleThreadScheduledExecutor(new DaemonThreadFactory("locksmith-renewal"));
+
+	private final Set<DefaultLockHandle> leases = ConcurrentHashMap.newKeySet();
+
+	private final AtomicLong nextTickNanos = new AtomicLong(Long.MAX_VALUE);
+
+	LeaseRenewer(LockBackend backend, Consumer<DefaultLockHandle> onLost) {
+		this.backend = backend;
+		this.onLost = onLost;
+	}
+
+	void register(DefaultLockHandle handle) {
+		this.leases.add(handle);
+		tickBy(handle.renewalDueNanos());
+	}
+
+	void unregister(DefaultLockHandle handle) {
+		this.leases.remove(handle);
+	}
+
+	/** How many leases are being renewed. */
+	int size() {
+		return this.leases.size();
+	}
+
+	@Override
+	public void close() {
+		this.scheduler.shutdownNow();
+	}
+
+	private void tickBy(long dueNanos) {
+		long scheduled;
+		do {
+			scheduled = this.nextTickNanos.get();
+			if (scheduled - dueNanos <= 0) {
+				return;
+			}
+		}
+		while (!this.nextTickNanos.compareAndSet(scheduled, dueNanos));
+		if (!this.scheduler.isShutdown()) {
+			this.scheduler.schedule(this::tick, dueNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+		}
+	}
+
+	private void tick() {
+		this.nextTickNanos.set(Long.MAX_VALUE);
+		List<DefaultLockHandle> due = dueLeases(System.nanoTime());
+		for (int from = 0; from < due.size(); from += BATCH_SIZE) {
+			renew(due.subList(from, Math.min(due.size(), from + BATCH_SIZE)));
+		}
+		this.leases.stream().mapToLong(DefaultLockHandle::renewalDueNanos).min().ifPresent(this::tickBy);
+	}
+
+	/** Leases due now, and those due within the next sixth of their lease, renewed early to share a call. */
+	private List<DefaultLockHandle> dueLeases(long now) {
+		List<DefaultLockHandle> due = new ArrayList<>();
+		for (DefaultLockHandle handle : this.leases) {
+			if (handle.renewalDueNanos() - now <= handle.ttl().toNanos() / 6) {
+				due.add(handle);
+			}
+		}
+		return due;
+	}
+
+	private void renew(List<DefaultLockHandle> batch) {
+		List<LeaseExtension> extensions = batch.stream()
+			.map((handle) -> new LeaseExtension(handle.key(), handle.ownerToken(), handle.ttl()))
+			.toList();
+		long sentAt = System.nanoTime();
+		try {
+			List<Boolean> extended = this.backend.extend(extensions);
+			for (int i = 0; i < batch.size(); i++) {
+				recordOutcome(batch.get(i), extended.get(i), sentAt);
+			}
+		}
+		catch (DistributedLockException ex) {
+			batch.forEach(this::retryOrGiveUp);
+		}
+	}
+
+	private void recordOutcome(DefaultLockHandle handle, boolean extended, long sentAt) {
+		if (extended) {
+			handle.renewed(sentAt);
+		}
+		else if (handle.isActive()) {
+			this.onLost.accept(handle);
+		}
+	}
+
+	private void retryOrGiveUp(DefaultLockHandle handle) {
+		long now = System.nanoTime();
+		if (handle.leaseDeadlineNanos() - now <= 0) {
+			this.onLost.accept(handle);
+		}
+		else {
+			long retryIn = Math.max(MIN_RETRY_NANOS, handle.ttl().toNanos() / 10);
+			handle.retryRenewalAt(now + retryIn);
+		}
+	}
+
+}

@@ -1,0 +1,32 @@
+package dev.locksmith.core;
+
+import java.time.Duration;
+
+/**
+ * Another owner held the lock for the whole wait.
+ *
+ * @since 0.1.0
+ */
+public class LockBusyException extends DistributedLockException {
+
+	private final String key;
+
+	private final Duration waited;
+
+	public LockBusyException(String key, Duration waited) {
+		super("Lock '" + key + "' is held by another owner (waited " + waited.toMillis() + "ms)");
+		this.key = key;
+		this.waited = waited;
+	}
+
+	/** The key of the busy lock. */
+	public String getKey() {
+		return this.key;
+	}
+
+	/** How long the caller waited before giving up. */
+	public Duration getWaited() {
+		return this.waited;
+	}
+
+}

@@ -1,0 +1,39 @@
+package dev.locksmith.core;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * One granted lock; closing it releases the lock.
+ *
+ * @since 0.1.0
+ */
+public interface LockHandle extends AutoCloseable {
+
+	/** The key this lock was acquired for. */
+	String key();
+
+	/** Number that strictly increases with every grant of this key, for fencing writes. */
+	long fencingToken();
+
+	/** When this process was granted the lock. */
+	Instant acquiredAt();
+
+	/** When the current lease ends unless it is extended. */
+	Instant expiresAt();
+
+	/** Whether this process still holds the lock: false once released, expired or lost. */
+	boolean isHeld();
+
+	/**
+	 * Extends the lease to {@code ttl} from now, only if this process still owns the lock.
+	 * @return whether the lease was extended
+	 * @throws LockUnavailableException when the backend cannot be reached
+	 */
+	boolean extend(Duration ttl);
+
+	/** Releases the lock. Idempotent, and never deletes a lock that another owner holds. */
+	@Override
+	void close();
+
+}

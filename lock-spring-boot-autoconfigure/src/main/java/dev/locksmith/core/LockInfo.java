@@ -1,0 +1,18 @@
+package dev.locksmith.core;
+
+import java.time.Instant;
+
+/**
+ * A snapshot of one lock held by this process.
+ *
+ * @param key the lock key
+ * @param fencingToken the fencing token of the grant
+ * @param acquiredAt when the lock was granted
+ * @param expiresAt when the current lease ends unless renewed
+ * @param renewals how many times the lease was extended
+ * @param ownerThread name of the thread that acquired the lock
+ * @since 0.1.0
+ */
+public record LockInfo(String key, long fencingToken, Instant acquiredAt, Instant expiresAt, long renewals,
+		String ownerThread) {
+}

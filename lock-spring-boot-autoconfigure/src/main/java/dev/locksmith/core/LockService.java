@@ -1,0 +1,53 @@
+package dev.locksmith.core;
+
+import java.lang.reflect.UndeclaredThrowableException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * Programmatic entry point to distributed locks: acquire, run code under a lock, list held locks.
+ *
+ * @since 0.1.0
+ */
+public interface LockService {
+
+	/**
+	 * Tries to acquire the lock, waiting up to {@link LockOptions#waitTime()} while it is busy.
+	 * @param key the lock key, not blank
+	 * @param options lease, wait and renewal settings
+	 * @return the handle, or empty when the lock stayed busy for the whole wait
+	 * @throws LockUnavailableException when the backend cannot be reached
+	 * @throws InterruptedException when the waiting thread is interrupted
+	 */
+	Optional<LockHandle> tryAcquire(String key, LockOptions options) throws InterruptedException;
+
+	/**
+	 * Acquires the lock like {@link #tryAcquire} but fails when it stays busy.
+	 * @throws LockBusyException when the lock stayed busy for the whole wait
+	 */
+	default LockHandle acquire(String key, LockOptions options) throws InterruptedException {
+		return tryAcquire(key, options).orElseThrow(() -> new LockBusyException(key, options.waitTime()));
+	}
+
+	/**
+	 * Runs {@code action} while holding the lock and returns its result. Checked exceptions of the
+	 * action are rethrown wrapped in an {@link UndeclaredThrowableException}; an interrupt while
+	 * waiting ends in a {@link DistributedLockException} with the thread's interrupt flag set.
+	 * @throws LockBusyException when the lock stayed busy for the whole wait
+	 * @throws LockLostException when the lease was lost while the action ran
+	 */
+	<T> T callLocked(String key, LockOptions options, Callable<T> action);
+
+	/** Runs {@code action} while holding the lock, like {@link #callLocked}. */
+	default void runLocked(String key, LockOptions options, Runnable action) {
+		callLocked(key, options, () -> {
+			action.run();
+			return null;
+		});
+	}
+
+	/** Locks held by this process right now. */
+	List<LockInfo> heldLocks();
+
+}

@@ -1,0 +1,40 @@
+package dev.locksmith.redis;
+
+/**
+ * Names the Redis keys and channel of a lock. The application's key is wrapped in a hash tag, so a
+ * lock and its fencing counter always share one cluster hash slot.
+ *
+ * @since 0.1.0
+ */
+public final class RedisLockKeys {
+
+	private final String prefix;
+
+	public RedisLockKeys(String prefix) {
+		if (prefix.contains("{") || prefix.contains("}")) {
+			throw new IllegalArgumentException("key prefix must not contain '{' or '}', was '" + prefix + "'");
+		}
+		this.prefix = prefix;
+	}
+
+	/** The Redis key that holds the owner token of {@code key}. */
+	public String lockKey(String key) {
+		return this.prefix + "{" + key + "}";
+	}
+
+	/** The Redis key that counts the fencing tokens of {@code key}. */
+	public String fenceKey(String key) {
+		return this.prefix + "fence:{" + key + "}";
+	}
+
+	/** The pattern that matches every lock key, and no fencing counter. */
+	public String lockKeyPattern() {
+		return this.prefix + "{*";
+	}
+
+	/** The pub/sub channel on which releases are announced. */
+	public String releaseChannel() {
+		return this.prefix + "released";
+	}
+
+}

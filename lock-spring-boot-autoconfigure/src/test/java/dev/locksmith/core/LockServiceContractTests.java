@@ -1,0 +1,271 @@
+package dev.locksmith.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Lock semantics every {@link LockBackend} must give the engine; each backend's test class extends
+ * this one and supplies a fresh service on a real store.
+ */
+public abstract class LockServiceContractTests {
+
+	protected static final Duration LONG = Duration.ofSeconds(30);
+
+	private final List<DefaultLockService> services = new CopyOnWriteArrayList<>();
+
+	private final ExecutorService threads = Executors.newCachedThreadPool();
+
+	protected DefaultLockService locks;
+
+	/** A new engine on a fresh connection to the shared store, as a separate process would have. */
+	protected abstract DefaultLockService.Builder newServiceBuilder();
+
+	protected final DefaultLockService newService() {
+		return newService(newServiceBuilder());
+	}
+
+	protected final DefaultLockService newService(DefaultLockService.Builder builder) {
+		DefaultLockService service = builder.build();
+		this.services.add(service);
+		return service;
+	}
+
+	@BeforeEach
+	void createService() {
+		this.locks = newService();
+	}
+
+	@AfterEach
+	void closeServices() {
+		this.threads.shutdownNow();
+		this.services.forEach(DefaultLockService::close);
+	}
+
+	@Test
+	void aGrantedLockCannotBeTakenByAnotherOwner() throws Exception {
+		LockHandle first = this.locks.tryAcquire("orders:1", LockOptions.ofTtl(LONG)).orElseThrow();
+
+		assertThat(first.isHeld()).isTrue();
+		assertThat(newService().tryAcquire("orders:1", LockOptions.ofTtl(LONG))).isEmpty();
+		assertThat(this.locks.tryAcquire("orders:1", LockOptions.ofTtl(LONG))).as("not reentrant").isEmpty();
+	}
+
+	@Test
+	void releaseLetsTheNextOwnerIn() throws Exception {
+		LockHandle first = this.locks.tryAcquire("orders:1", LockOptions.ofTtl(LONG)).orElseThrow();
+		first.close();
+		first.close();
+
+		assertThat(first.isHeld()).isFalse();
+		assertThat(newService().tryAcquire("orders:1", LockOptions.ofTtl(LONG))).isPresent();
+	}
+
+	@Test
+	void differentKeysDoNotExcludeEachOther() throws Exception {
+		assertThat(this.locks.tryAcquire("orders:1", LockOptions.ofTtl(LONG))).isPresent();
+		assertThat(this.locks.tryAcquire("orders:2", LockOptions.ofTtl(LONG))).isPresent();
+	}
+
+	@Test
+	void aLockWhoseHolderNeverReleasesIsFreeAfterItsTtl() throws Exception {
+		LockOptions shortLease = LockOptions.ofTtl(Duration.ofMillis(300)).withRenew(false);
+		LockHandle abandoned = this.locks.tryAcquire("job", shortLease).orElseThrow();
+		DefaultLockService other = newService();
+
+		assertThat(other.tryAcquire("job", shortLease)).isEmpty();
+		await().atMost(Duration.ofSeconds(5)).until(() -> other.tryAcquire("job", shortLease).isPresent());
+		assertThat(abandoned.isHeld()).isFalse();
+	}
+
+	@Test
+	void releaseAfterExpiryDoesNotDeleteTheNewOwnersLock() throws Exception {
+		LockOptions shortLease = LockOptions.ofTtl(Duration.ofMillis(200)).withRenew(false);
+		LockHandle stale = this.locks.tryAcquire("job", shortLease).orElseThrow();
+		DefaultLockService other = newService();
+		AtomicReference<LockHandle> next = new AtomicReference<>();
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> other.tryAcquire("job", LockOptions.ofTtl(LONG)).map(next::getAndSet).isPresent()
+					|| next.get() != null);
+
+		assertThat(stale.isHeld()).isFalse();
+		assertThat(stale.extend(LONG)).as("a stale owner cannot extend").isFalse();
+		stale.close();
+
+		assertThat(next.get().isHeld()).isTrue();
+		assertThat(newService().tryAcquire("job", LockOptions.ofTtl(LONG))).as("new owner's lock intact").isEmpty();
+	}
+
+	@Test
+	void fencingTokensStrictlyIncreaseAcrossHolders() throws Exception {
+		DefaultLockService other = newService();
+		long previous = 0;
+		for (int i = 0; i < 20; i++) {
+			DefaultLockService holder = (i % 2 == 0) ? this.locks : other;
+			try (LockHandle handle = holder.tryAcquire("account:7", LockOptions.ofTtl(LONG)).orElseThrow()) {
+				assertThat(handle.fencingToken()).isGreaterThan(previous);
+				previous = handle.fencingToken();
+			}
+		}
+	}
+
+	@Test
+	void extendPushesTheLeaseOut() throws Exception {
+		LockOptions shortLease = LockOptions.ofTtl(Duration.ofMillis(500)).withRenew(false);
+		LockHandle handle = this.locks.tryAcquire("job", shortLease).orElseThrow();
+		assertThat(handle.extend(LONG)).isTrue();
+
+		assertThat(handle.expiresAt()).isAfter(handle.acquiredAt().plus(Duration.ofSeconds(20)));
+		assertThat(newService().tryAcquire("job", shortLease.withWaitTime(Duration.ofSeconds(1)))).isEmpty();
+		assertThat(handle.isHeld()).isTrue();
+	}
+
+	@Test
+	void renewalKeepsALockPastItsTtl() throws Exception {
+		LockOptions renewed = LockOptions.ofTtl(Duration.ofMillis(300));
+		LockHandle handle = this.locks.tryAcquire("job", renewed).orElseThrow();
+		DefaultLockService other = newService();
+
+		assertThat(other.tryAcquire("job", renewed.withWaitTime(Duration.ofMillis(1500)))).isEmpty();
+		assertThat(handle.isHeld()).isTrue();
+		handle.close();
+		assertThat(other.tryAcquire("job", renewed)).isPresent();
+	}
+
+	@Test
+	void aWaiterGetsTheLockWhenTheHolderReleases() throws Exception {
+		LockHandle holder = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
+		DefaultLockService other = newService();
+		AtomicReference<Thread> waitingThread = new AtomicReference<>();
+		Future<Optional<LockHandle>> waiter = this.threads.submit(() -> {
+			waitingThread.set(Thread.currentThread());
+			return other.tryAcquire("job", LockOptions.ofTtl(LONG).withWaitTime(LONG));
+		});
+		await().until(() -> waitingThread.get() != null && waitingThread.get().getState() == Thread.State.TIMED_WAITING);
+		holder.close();
+
+		LockHandle handed = waiter.get(20, TimeUnit.SECONDS).orElseThrow();
+		assertThat(handed.fencingToken()).isGreaterThan(holder.fencingToken());
+	}
+
+	@Test
+	void waitersOfOneKeyInOneProcessAreServedInArrivalOrder() throws Exception {
+		LockHandle holder = newService().tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
+		List<Integer> servedOrder = new CopyOnWriteArrayList<>();
+		List<Thread> waiters = new CopyOnWriteArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			int id = i;
+			Thread waiter = new Thread(() -> {
+				try (LockHandle handle = this.locks.acquire("job", LockOptions.ofTtl(LONG).withWaitTime(LONG))) {
+					servedOrder.add(id);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			});
+			waiter.start();
+			waiters.add(waiter);
+			await().until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
+		}
+		holder.close();
+		for (Thread waiter : waiters) {
+			waiter.join(TimeUnit.SECONDS.toMillis(20));
+		}
+
+		assertThat(servedOrder).containsExactly(0, 1, 2, 3);
+	}
+
+	@Test
+	void waitingEndsEmptyWhenTheLockStaysBusy() throws Exception {
+		newService().tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
+
+		assertThat(this.locks.tryAcquire("job", LockOptions.ofTtl(LONG).withWaitTime(Duration.ofMillis(300))))
+			.isEmpty();
+		assertThatExceptionOfType(LockBusyException.class)
+			.isThrownBy(() -> this.locks.acquire("job", LockOptions.ofTtl(LONG).withWaitTime(Duration.ofMillis(100))))
+			.withMessageContaining("'job'")
+			.withMessageContaining("waited 100ms");
+	}
+
+	@Test
+	void waitingIsInterruptible() throws Exception {
+		newService().tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
+		AtomicReference<Throwable> outcome = new AtomicReference<>();
+		Thread waiter = new Thread(() -> {
+			try {
+				this.locks.tryAcquire("job", LockOptions.ofTtl(LONG).withWaitTime(LONG));
+			}
+			catch (Throwable ex) {
+				outcome.set(ex);
+			}
+		});
+		waiter.start();
+		await().until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
+		waiter.interrupt();
+		waiter.join(TimeUnit.SECONDS.toMillis(10));
+
+		assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
+	}
+
+	@Test
+	void callLockedRunsTheActionUnderTheLockAndReleasesIt() {
+		String result = this.locks.callLocked("job", LockOptions.ofTtl(LONG), () -> {
+			assertThat(this.locks.heldLocks()).extracting(LockInfo::key).containsExactly("job");
+			return "done";
+		});
+
+		assertThat(result).isEqualTo("done");
+		assertThat(this.locks.heldLocks()).isEmpty();
+	}
+
+	@Test
+	void callLockedWrapsCheckedExceptionsAndStillReleases() throws Exception {
+		Exception failure = new java.io.IOException("disk full");
+
+		assertThatExceptionOfType(java.lang.reflect.UndeclaredThrowableException.class)
+			.isThrownBy(() -> this.locks.callLocked("job", LockOptions.ofTtl(LONG), () -> {
+				throw failure;
+			}))
+			.withCause(failure);
+		assertThat(newService().tryAcquire("job", LockOptions.ofTtl(LONG))).isPresent();
+	}
+
+	@Test
+	void callLockedEndsWithLockLostWhenTheLeaseRanOutDuringTheAction() {
+		LockOptions shortLease = LockOptions.ofTtl(Duration.ofMillis(100)).withRenew(false);
+
+		assertThatExceptionOfType(LockLostException.class)
+			.isThrownBy(() -> this.locks.runLocked("job", shortLease, () -> await().pollDelay(Duration.ofMillis(300))
+				.until(() -> true)))
+			.withMessageContaining("'job'");
+	}
+
+	@Test
+	void heldLocksDescribeEachHeldLock() throws Exception {
+		LockHandle handle = this.locks.tryAcquire("orders:1", LockOptions.ofTtl(LONG)).orElseThrow();
+
+		assertThat(this.locks.heldLocks()).singleElement().satisfies((info) -> {
+			assertThat(info.key()).isEqualTo("orders:1");
+			assertThat(info.fencingToken()).isEqualTo(handle.fencingToken());
+			assertThat(info.ownerThread()).isEqualTo(Thread.currentThread().getName());
+			assertThat(info.expiresAt()).isAfter(info.acquiredAt());
+		});
+		handle.close();
+		assertThat(this.locks.heldLocks()).isEmpty();
+	}
+
+}

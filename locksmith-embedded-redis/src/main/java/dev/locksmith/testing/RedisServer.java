@@ -1,0 +1,227 @@
+package dev.locksmith.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A real {@code redis-server} process on a free loopback port, for tests: start, stop, kill -9,
+ * pause ({@code SIGSTOP}), resume ({@code SIGCONT}) and restart it empty on the same port.
+ */
+public final class RedisServer implements AutoCloseable {
+
+	private static final Pattern COMMAND_STAT = Pattern.compile("cmdstat_([^:]+):calls=(\\d+)");
+
+	private static final int ADMIN_TIMEOUT_MILLIS = 5000;
+
+	private final int port;
+
+	private Process process;
+
+	private RedisServer(int port) {
+		this.port = port;
+	}
+
+	/** Starts a server on a free port. */
+	public static RedisServer start() {
+		return startOn(freePort());
+	}
+
+	/** Starts a server on {@code port}. */
+	public static RedisServer startOn(int port) {
+		RedisServer server = new RedisServer(port);
+		server.launch();
+		return server;
+	}
+
+	/** Whether a Redis server answers {@code PING} on the loopback {@code port}. */
+	public static boolean answersOn(int port) {
+		try {
+			return "PONG".equals(RespClient.call(port, 500, "PING"));
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	/** A loopback port that nothing listens on right now. */
+	public static int freePort() {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	public int port() {
+		return this.port;
+	}
+
+	/** A started Lettuce connection factory for this server; the caller destroys it. */
+	public LettuceConnectionFactory connectionFactory() {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", this.port));
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	/** Sends one command and returns the reply as text. */
+	public String command(String... args) {
+		return RespClient.call(this.port, ADMIN_TIMEOUT_MILLIS, args);
+	}
+
+	/** Calls per command since start or the last {@link #resetStats()}, without this helper's own. */
+	public Map<String, Long> commandCalls() {
+		Map<String, Long> calls = new LinkedHashMap<>();
+		Matcher matcher = COMMAND_STAT.matcher(command("INFO", "commandstats"));
+		while (matcher.find()) {
+			calls.put(matcher.group(1), Long.parseLong(matcher.group(2)));
+		}
+		calls.keySet().removeIf((name) -> name.equals("info") || name.startsWith("config"));
+		return calls;
+	}
+
+	/** Total calls of the given commands since the last reset. */
+	public long callsOf(String... commands) {
+		Map<String, Long> calls = commandCalls();
+		long total = 0;
+		for (String name : commands) {
+			total += calls.getOrDefault(name, 0L);
+		}
+		return total;
+	}
+
+	/** Starts recording the commands that clients send; close it when done. */
+	public CommandMonitor monitor() {
+		return new CommandMonitor(this);
+	}
+
+	public void resetStats() {
+		command("CONFIG", "RESETSTAT");
+	}
+
+	/** Stops the server cleanly; its data is lost. */
+	public void stop() {
+		if (this.process != null && this.process.isAlive()) {
+			this.process.destroy();
+			awaitExit();
+		}
+	}
+
+	/** Kills the server with SIGKILL. */
+	public void kill() {
+		if (this.process != null) {
+			this.process.destroyForcibly();
+			awaitExit();
+		}
+	}
+
+	/** Freezes the server with SIGSTOP: connections stay open, nothing is answered. */
+	public void pause() {
+		signal("STOP");
+	}
+
+	/** Resumes a paused server with SIGCONT. */
+	public void resume() {
+		signal("CONT");
+	}
+
+	/** Starts the server again, empty, on the same port. */
+	public void restart() {
+		stop();
+		launch();
+	}
+
+	@Override
+	public void close() {
+		resume();
+		kill();
+	}
+
+	private void launch() {
+		try {
+			Path dir = Files.createTempDirectory("locksmith-redis-");
+			this.process = new ProcessBuilder(RedisBinary.get().toString(), "--port", Integer.toString(this.port),
+					"--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString())
+				.redirectErrorStream(true)
+				.redirectOutput(dir.resolve("redis.log").toFile())
+				.start();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not start redis-server", ex);
+		}
+		awaitReady();
+	}
+
+	private void awaitReady() {
+		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+		while (true) {
+			try {
+				if ("PONG".equals(RespClient.call(this.port, 500, "PING"))) {
+					return;
+				}
+			}
+			catch (RuntimeException ex) {
+				if (!this.process.isAlive() || System.nanoTime() > deadline) {
+					throw new IllegalStateException("redis-server did not start on port " + this.port, ex);
+				}
+			}
+			sleepBriefly();
+		}
+	}
+
+	private void awaitExit() {
+		try {
+			if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("redis-server on port " + this.port + " did not exit");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private void signal(String signal) {
+		if (this.process == null || !this.process.isAlive()) {
+			return;
+		}
+		try {
+			int exit = new ProcessBuilder("kill", "-" + signal, Long.toString(this.process.pid())).start().waitFor();
+			if (exit != 0) {
+				throw new IllegalStateException("kill -" + signal + " failed with exit code " + exit);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	static void sleepBriefly() {
+		try {
+			Thread.sleep(20);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
