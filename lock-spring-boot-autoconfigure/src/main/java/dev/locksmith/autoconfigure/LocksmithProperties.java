@@ -49,7 +49,8 @@ public class LocksmithProperties {
 
 	public void setKeyPrefix(String keyPrefix) {
 		if (keyPrefix.contains("{") || keyPrefix.contains("}")) {
-			throw new IllegalArgumentException("must not contain '{' or '}', was '" + keyPrefix + "'");
+			throw new IllegalArgumentException(
+					"locksmith.key-prefix must not contain '{' or '}', was '" + keyPrefix + "'");
 		}
 		this.keyPrefix = keyPrefix;
 	}
@@ -59,7 +60,7 @@ public class LocksmithProperties {
 	}
 
 	public void setDefaultTtl(Duration defaultTtl) {
-		this.defaultTtl = requireAtLeastOneMilli(defaultTtl);
+		this.defaultTtl = requireAtLeastOneMilli("locksmith.default-ttl", defaultTtl);
 	}
 
 	public Duration getDefaultWaitTime() {
@@ -68,7 +69,7 @@ public class LocksmithProperties {
 
 	public void setDefaultWaitTime(Duration defaultWaitTime) {
 		if (defaultWaitTime.isNegative()) {
-			throw new IllegalArgumentException("must not be negative, was " + defaultWaitTime);
+			throw new IllegalArgumentException("locksmith.default-wait-time must not be negative, was " + defaultWaitTime);
 		}
 		this.defaultWaitTime = defaultWaitTime;
 	}
@@ -78,7 +79,7 @@ public class LocksmithProperties {
 	}
 
 	public void setRedisTimeout(Duration redisTimeout) {
-		this.redisTimeout = requireAtLeastOneMilli(redisTimeout);
+		this.redisTimeout = requireAtLeastOneMilli("locksmith.redis-timeout", redisTimeout);
 	}
 
 	public @Nullable String getInstanceId() {
@@ -97,9 +98,9 @@ public class LocksmithProperties {
 		return this.wait;
 	}
 
-	private static Duration requireAtLeastOneMilli(Duration duration) {
+	private static Duration requireAtLeastOneMilli(String property, Duration duration) {
 		if (duration.toMillis() < 1) {
-			throw new IllegalArgumentException("must be at least 1ms, was " + duration);
+			throw new IllegalArgumentException(property + " must be at least 1ms, was " + duration);
 		}
 		return duration;
 	}
@@ -142,7 +143,7 @@ public class LocksmithProperties {
 		}
 
 		public void setRecheckInterval(Duration recheckInterval) {
-			this.recheckInterval = requireAtLeastOneMilli(recheckInterval);
+			this.recheckInterval = requireAtLeastOneMilli("locksmith.wait.recheck-interval", recheckInterval);
 		}
 
 	}

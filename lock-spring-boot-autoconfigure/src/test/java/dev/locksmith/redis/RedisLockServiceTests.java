@@ -7,11 +7,11 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,6 +25,7 @@ import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.core.TimeBoundedLockBackend;
 import dev.locksmith.testing.CommandMonitor;
 import dev.locksmith.testing.RedisServer;
+import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -37,18 +38,16 @@ class RedisLockServiceTests extends LockServiceContractTests {
 
 	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
 
+	@RegisterExtension
+	static final RedisServerExtension redisServer = new RedisServerExtension();
+
 	private static RedisServer redis;
 
 	private final List<AutoCloseable> resources = new ArrayList<>();
 
 	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
+	static void findRedis() {
+		redis = redisServer.server();
 	}
 
 	@BeforeEach

@@ -1,0 +1,178 @@
+package dev.locksmith.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockLostEvent;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockService;
+import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.redis.RedisLockBackend;
+import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.redis.RedisReleaseNotifications;
+import dev.locksmith.testing.RedisServer;
+import dev.locksmith.testing.RedisServerExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/** The auto-configuration's conditions, properties and failures, on a real Redis. */
+class LocksmithAutoConfigurationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redisServer = new RedisServerExtension();
+
+	private static RedisServer redis;
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LocksmithAutoConfiguration.class));
+
+	@BeforeAll
+	static void findRedis() {
+		redis = redisServer.server();
+	}
+
+	private ApplicationContextRunner onRedis() {
+		return this.runner.withPropertyValues("spring.data.redis.port=" + redis.port());
+	}
+
+	@Test
+	void providesALockServiceOnTheApplicationsRedis() {
+		onRedis().withPropertyValues("locksmith.key-prefix=app:").run((context) -> {
+			assertThat(context).hasSingleBean(LockService.class)
+				.hasSingleBean(LockBackend.class)
+				.hasSingleBean(RedisReleaseNotifications.class);
+			try (LockHandle handle = context.getBean(LockService.class)
+				.acquire("orders:1", LockOptions.ofTtl(Duration.ofSeconds(30)))) {
+				assertThat(redis.command("EXISTS", "app:{orders:1}")).isEqualTo("1");
+			}
+		});
+	}
+
+	@Test
+	void backsOffWhenTheApplicationDefinesItsOwnLockService() {
+		onRedis().withUserConfiguration(CustomLockService.class).run((context) -> {
+			assertThat(context).hasSingleBean(LockService.class);
+			assertThat(context.getBean(LockService.class)).isSameAs(context.getBean(CustomLockService.class).lockService);
+		});
+	}
+
+	@Test
+	void isOffWhenDisabled() {
+		onRedis().withPropertyValues("locksmith.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LockService.class).doesNotHaveBean(LockBackend.class));
+	}
+
+	@Test
+	void isOffWithoutARedisConnectionFactory() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockService.class));
+	}
+
+	@Test
+	void thePollStrategySubscribesToNothing() {
+		onRedis().withPropertyValues("locksmith.wait.strategy=poll").run((context) -> {
+			assertThat(context).hasSingleBean(LockService.class).doesNotHaveBean(RedisReleaseNotifications.class);
+			assertThat(redis.command("PUBSUB", "NUMSUB", new RedisLockKeys("lock:").releaseChannel())).endsWith("\n0");
+		});
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			locksmith.key-prefix=lock{x}:  | locksmith.key-prefix | must not contain '{' or '}'
+			locksmith.redis-timeout=0s     | locksmith.redis-timeout | must be at least 1ms
+			locksmith.default-ttl=-5s      | locksmith.default-ttl | must be at least 1ms
+			locksmith.default-wait-time=-1s | locksmith.default-wait-time | must not be negative
+			locksmith.wait.recheck-interval=0ms | locksmith.wait.recheck-interval | must be at least 1ms
+			locksmith.default-ttl=soon     | Failed to bind properties under 'locksmith.default-ttl' | 'soon'
+			""")
+	void aBadPropertyStopsTheStartupNamingTheProperty(String property, String name, String reason) {
+		onRedis().withPropertyValues(property).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasStackTraceContaining(name).hasStackTraceContaining(reason);
+		});
+	}
+
+	@Test
+	void startsWhileRedisIsDownAndLocksOnceItIsBack() {
+		int port = RedisServer.freePort();
+		this.runner.withPropertyValues("spring.data.redis.port=" + port, "locksmith.redis-timeout=500ms")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				LockService locks = context.getBean(LockService.class);
+				assertThatExceptionOfType(LockUnavailableException.class)
+					.isThrownBy(() -> locks.tryAcquire("job", LockOptions.defaults()));
+				try (RedisServer late = RedisServer.startOn(port)) {
+					await().atMost(Duration.ofSeconds(30))
+						.ignoreException(LockUnavailableException.class)
+						.until(() -> locks.tryAcquire("job", LockOptions.defaults()).isPresent());
+					await().atMost(Duration.ofSeconds(30))
+						.untilAsserted(() -> assertThat(late.command("PUBSUB", "NUMSUB", "lock:released"))
+							.isEqualTo("lock:released\n1"));
+				}
+			});
+	}
+
+	@Test
+	void aLostLeaseIsPublishedAsAnApplicationEvent() {
+		onRedis().withUserConfiguration(LostLeaseRecorder.class).run((context) -> {
+			LockService locks = context.getBean(LockService.class);
+			LockHandle handle = locks.acquire("report", LockOptions.ofTtl(Duration.ofMillis(600)));
+			redis.command("DEL", "lock:{report}");
+
+			List<LockLostEvent> lost = context.getBean(LostLeaseRecorder.class).events;
+			await().atMost(Duration.ofSeconds(10)).until(() -> !lost.isEmpty());
+			assertThat(lost).singleElement().satisfies((event) -> {
+				assertThat(event.key()).isEqualTo("report");
+				assertThat(event.fencingToken()).isEqualTo(handle.fencingToken());
+			});
+			assertThat(handle.isHeld()).isFalse();
+			assertThat(locks.heldLocks()).isEmpty();
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomLockService {
+
+		final LockService lockService = DefaultLockService
+			.builder(new RedisLockBackend(new LettuceConnectionFactory(), new RedisLockKeys("custom:")))
+			.build();
+
+		@Bean
+		LockService customLockService() {
+			return this.lockService;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class LostLeaseRecorder {
+
+		final List<LockLostEvent> events = new CopyOnWriteArrayList<>();
+
+		@EventListener
+		void onLost(LockLostEvent event) {
+			this.events.add(event);
+		}
+
+	}
+
+}
