@@ -2,10 +2,16 @@ package dev.locksmith.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
-/** The engine's {@link LockHandle}: tracks the lease on the local monotonic clock, never the wall clock. */
+/**
+ * The engine's {@link LockHandle}, for one key or for several granted together: tracks the lease on
+ * the local monotonic clock, never the wall clock.
+ */
 final class DefaultLockHandle implements LockHandle {
 
 	private enum State {
@@ -16,11 +22,11 @@ final class DefaultLockHandle implements LockHandle {
 
 	private final DefaultLockService service;
 
-	private final String key;
+	private final List<String> keys;
 
 	private final String ownerToken;
 
-	private final long fencingToken;
+	private final List<Long> fencingTokens;
 
 	private final Duration ttl;
 
@@ -38,26 +44,28 @@ final class DefaultLockHandle implements LockHandle {
 
 	private volatile Instant expiresAt;
 
-	DefaultLockHandle(DefaultLockService service, String key, String ownerToken, long fencingToken, Duration ttl,
-			long requestedAtNanos) {
+	DefaultLockHandle(DefaultLockService service, List<String> keys, String ownerToken, List<Long> fencingTokens,
+			Duration ttl, long requestedAtNanos) {
 		this.service = service;
-		this.key = key;
+		this.keys = keys;
 		this.ownerToken = ownerToken;
-		this.fencingToken = fencingToken;
+		this.fencingTokens = fencingTokens;
 		this.ttl = ttl;
 		this.acquiredAt = Instant.now();
 		this.ownerThread = Thread.currentThread().getName();
 		leaseStarted(requestedAtNanos, this.ttl);
 	}
 
+	/** The key, or for several keys all of them joined by commas. */
 	@Override
 	public String key() {
-		return this.key;
+		return String.join(",", this.keys);
 	}
 
+	/** The fencing token, or for several keys the highest of their tokens. */
 	@Override
 	public long fencingToken() {
-		return this.fencingToken;
+		return this.fencingTokens.stream().mapToLong(Long::longValue).max().orElseThrow();
 	}
 
 	@Override
@@ -92,7 +100,12 @@ final class DefaultLockHandle implements LockHandle {
 
 	@Override
 	public String toString() {
-		return "LockHandle[key=" + this.key + ", fencingToken=" + this.fencingToken + ", state=" + this.state.get() + "]";
+		return "LockHandle[keys=" + this.keys + ", fencingTokens=" + this.fencingTokens + ", state=" + this.state.get()
+				+ "]";
+	}
+
+	List<String> keys() {
+		return this.keys;
 	}
 
 	String ownerToken() {
@@ -139,9 +152,11 @@ final class DefaultLockHandle implements LockHandle {
 		return this.state.compareAndSet(State.HELD, State.LOST);
 	}
 
-	LockInfo toInfo() {
-		return new LockInfo(this.key, this.fencingToken, this.acquiredAt, this.expiresAt, this.renewals.get(),
-				this.ownerThread);
+	/** One snapshot for each key. */
+	Stream<LockInfo> toInfos() {
+		return IntStream.range(0, this.keys.size())
+			.mapToObj((i) -> new LockInfo(this.keys.get(i), this.fencingTokens.get(i), this.acquiredAt, this.expiresAt,
+					this.renewals.get(), this.ownerThread));
 	}
 
 }

@@ -8,6 +8,7 @@ import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
@@ -67,12 +68,18 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	@Override
 	public Optional<LockHandle> tryAcquire(String key, LockOptions options) throws InterruptedException {
-		LockOptions.requireKey(key);
+		return tryAcquireAll(List.of(LockKeys.require(key)), options);
+	}
+
+	@Override
+	public Optional<LockHandle> tryAcquireAll(Collection<String> keys, LockOptions options)
+			throws InterruptedException {
+		List<String> canonicalKeys = LockKeys.canonical(keys);
 		Objects.requireNonNull(options, "options must not be null");
 		if (options.waitTime().isZero()) {
-			return Optional.ofNullable(attempt(key, options).handle);
+			return Optional.ofNullable(attempt(canonicalKeys, options).handle);
 		}
-		return Optional.ofNullable(awaitTurn(key, options));
+		return Optional.ofNullable(awaitTurn(canonicalKeys, options));
 	}
 
 	@Override
@@ -98,7 +105,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	@Override
 	public List<LockInfo> heldLocks() {
-		return this.held.stream().filter(DefaultLockHandle::isActive).map(DefaultLockHandle::toInfo).toList();
+		return this.held.stream().filter(DefaultLockHandle::isActive).flatMap(DefaultLockHandle::toInfos).toList();
 	}
 
 	/** Calls {@code listener} whenever a lease is found lost before its release. */
@@ -119,15 +126,15 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		}
 	}
 
-	private @Nullable DefaultLockHandle awaitTurn(String key, LockOptions options) throws InterruptedException {
+	private @Nullable DefaultLockHandle awaitTurn(List<String> keys, LockOptions options) throws InterruptedException {
 		long deadline = System.nanoTime() + options.waitTime().toNanos();
-		Waiter waiter = this.waitQueues.join(key);
+		Waiter waiter = this.waitQueues.join(keys);
 		DefaultLockHandle handle = null;
 		try {
 			Duration retryAfter = this.recheckInterval;
 			while (true) {
 				if (this.waitQueues.isFirst(waiter)) {
-					Attempt attempt = attempt(key, options);
+					Attempt attempt = attempt(keys, options);
 					handle = attempt.handle;
 					if (handle != null) {
 						return handle;
@@ -153,14 +160,14 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return (lease > 0) ? Math.min(lease, recheck) : recheck;
 	}
 
-	private Attempt attempt(String key, LockOptions options) {
+	private Attempt attempt(List<String> keys, LockOptions options) {
 		String ownerToken = nextOwnerToken();
 		long sentAt = System.nanoTime();
-		AcquireResult result = this.backend.tryAcquire(key, ownerToken, options.ttl());
+		AcquireResult result = this.backend.tryAcquire(keys, ownerToken, options.ttl());
 		if (!result.acquired()) {
 			return new Attempt(null, result.retryAfter());
 		}
-		DefaultLockHandle handle = new DefaultLockHandle(this, key, ownerToken, result.fencingToken(), options.ttl(),
+		DefaultLockHandle handle = new DefaultLockHandle(this, keys, ownerToken, result.fencingTokens(), options.ttl(),
 				sentAt);
 		this.held.add(handle);
 		if (options.renew() && this.renewer != null) {
@@ -178,7 +185,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	void release(DefaultLockHandle handle) {
 		forget(handle);
 		try {
-			this.backend.release(handle.key(), handle.ownerToken());
+			this.backend.release(handle.keys(), handle.ownerToken());
 		}
 		catch (LockUnavailableException ex) {
 			logger.log(Level.WARNING, "Could not release lock '" + handle.key() + "'; it frees itself when its lease ends",
@@ -188,8 +195,9 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	boolean extend(DefaultLockHandle handle, Duration ttl) {
 		long sentAt = System.nanoTime();
-		boolean extended = this.backend.extend(List.of(new LeaseExtension(handle.key(), handle.ownerToken(), ttl)))
-			.get(0);
+		boolean extended = !this.backend
+			.extend(handle.keys().stream().map((key) -> new LeaseExtension(key, handle.ownerToken(), ttl)).toList())
+			.contains(false);
 		if (extended) {
 			handle.leaseStarted(sentAt, ttl);
 		}

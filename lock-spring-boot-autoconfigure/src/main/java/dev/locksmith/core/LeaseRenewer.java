@@ -95,13 +95,18 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private void renew(List<DefaultLockHandle> batch) {
 		List<LeaseExtension> extensions = batch.stream()
-			.map((handle) -> new LeaseExtension(handle.key(), handle.ownerToken(), handle.ttl()))
+			.flatMap((handle) -> handle.keys()
+				.stream()
+				.map((key) -> new LeaseExtension(key, handle.ownerToken(), handle.ttl())))
 			.toList();
 		long sentAt = System.nanoTime();
 		try {
 			List<Boolean> extended = this.backend.extend(extensions);
-			for (int i = 0; i < batch.size(); i++) {
-				recordOutcome(batch.get(i), extended.get(i), sentAt);
+			int next = 0;
+			for (DefaultLockHandle handle : batch) {
+				int keys = handle.keys().size();
+				recordOutcome(handle, !extended.subList(next, next + keys).contains(false), sentAt);
+				next += keys;
 			}
 		}
 		catch (DistributedLockException ex) {

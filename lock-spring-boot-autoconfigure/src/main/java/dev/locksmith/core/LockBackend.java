@@ -3,6 +3,8 @@ package dev.locksmith.core;
 import java.time.Duration;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * SPI of the store that keeps the locks: one method a round trip, no waiting, no local state.
  * Implementations throw {@link LockUnavailableException} when the store cannot be reached.
@@ -11,14 +13,18 @@ import java.util.List;
  */
 public interface LockBackend {
 
-	/** Sets the lock when it is free and issues the next fencing token of {@code key}, in one round trip. */
-	AcquireResult tryAcquire(String key, String ownerToken, Duration ttl);
+	/**
+	 * Sets every lock of {@code keys} when all are free, else none, and issues the next fencing token
+	 * of each, in one round trip.
+	 */
+	AcquireResult tryAcquire(List<String> keys, String ownerToken, Duration ttl);
 
 	/**
-	 * Deletes the lock only when {@code ownerToken} still owns it and tells waiters that it is free.
-	 * @return whether the lock was released
+	 * Deletes each lock of {@code keys} that {@code ownerToken} still owns and tells waiters that it is
+	 * free, in one round trip.
+	 * @return how many locks were released
 	 */
-	boolean release(String key, String ownerToken);
+	int release(List<String> keys, String ownerToken);
 
 	/**
 	 * Extends every lease whose owner token still matches, in as few round trips as the store allows.
@@ -29,20 +35,25 @@ public interface LockBackend {
 	/**
 	 * Outcome of one acquisition attempt.
 	 *
-	 * @param acquired whether the lock was granted
-	 * @param fencingToken the fencing token of the grant, or 0 when not granted
-	 * @param retryAfter when not granted: the lock's remaining lease, a hint for when to try again
+	 * @param fencingTokens when granted, the fencing token of each key in order; empty when refused
+	 * @param busyKey when refused, the key that another owner holds
+	 * @param retryAfter when refused, the busy lock's remaining lease: a hint for when to try again
 	 */
-	record AcquireResult(boolean acquired, long fencingToken, Duration retryAfter) {
+	record AcquireResult(List<Long> fencingTokens, @Nullable String busyKey, Duration retryAfter) {
 
-		/** A grant carrying its fencing token. */
-		public static AcquireResult granted(long fencingToken) {
-			return new AcquireResult(true, fencingToken, Duration.ZERO);
+		/** A grant carrying the fencing token of each key. */
+		public static AcquireResult granted(List<Long> fencingTokens) {
+			return new AcquireResult(List.copyOf(fencingTokens), null, Duration.ZERO);
 		}
 
-		/** A refusal because another owner holds the lock for {@code remainingTtl}. */
-		public static AcquireResult busy(Duration remainingTtl) {
-			return new AcquireResult(false, 0, remainingTtl);
+		/** A refusal because another owner holds {@code busyKey} for {@code remainingTtl}. */
+		public static AcquireResult busy(String busyKey, Duration remainingTtl) {
+			return new AcquireResult(List.of(), busyKey, remainingTtl);
+		}
+
+		/** Whether every lock was granted. */
+		public boolean acquired() {
+			return this.busyKey == null;
 		}
 
 	}

@@ -1,7 +1,6 @@
 package dev.locksmith.core;
 
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * How to take a lock: the lease, how long to wait while it is busy, and whether to keep renewing
@@ -45,13 +44,6 @@ public record LockOptions(Duration ttl, Duration waitTime, boolean renew) {
 	/** A copy with renewal switched on or off. */
 	public LockOptions withRenew(boolean renew) {
 		return new LockOptions(this.ttl, this.waitTime, renew);
-	}
-
-	static String requireKey(String key) {
-		if (Objects.requireNonNullElse(key, "").isBlank()) {
-			throw new IllegalArgumentException("key must not be null or blank, was " + (key == null ? "null" : "'" + key + "'"));
-		}
-		return key;
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import java.lang.reflect.UndeclaredThrowableException;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -21,6 +22,18 @@ public interface LockService {
 	 * @throws InterruptedException when the waiting thread is interrupted
 	 */
 	Optional<LockHandle> tryAcquire(String key, LockOptions options) throws InterruptedException;
+
+	/**
+	 * Tries to acquire the locks of all {@code keys} together, all or nothing, in one round trip,
+	 * waiting up to {@link LockOptions#waitTime()} while any is busy. Keys are locked in one canonical
+	 * order whatever the order given, so callers with overlapping key sets never deadlock.
+	 * @param keys the lock keys, none blank; duplicates count once
+	 * @param options lease, wait and renewal settings
+	 * @return one handle for all the locks, or empty when some lock stayed busy for the whole wait
+	 * @throws LockUnavailableException when the backend cannot be reached
+	 * @throws InterruptedException when the waiting thread is interrupted
+	 */
+	Optional<LockHandle> tryAcquireAll(Collection<String> keys, LockOptions options) throws InterruptedException;
 
 	/**
 	 * Acquires the lock like {@link #tryAcquire} but fails when it stays busy.

@@ -33,26 +33,26 @@ public final class TimeBoundedLockBackend implements LockBackend, AutoCloseable 
 	}
 
 	@Override
-	public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
-		CompletableFuture<AcquireResult> call = submit(() -> this.delegate.tryAcquire(key, ownerToken, ttl));
+	public AcquireResult tryAcquire(List<String> keys, String ownerToken, Duration ttl) {
+		CompletableFuture<AcquireResult> call = submit(() -> this.delegate.tryAcquire(keys, ownerToken, ttl));
 		try {
-			return await(call, "acquire", key);
+			return await(call, "acquire", keys);
 		}
 		catch (LockUnavailableException ex) {
-			call.thenAccept((late) -> releaseLateGrant(late, key, ownerToken));
+			call.thenAccept((late) -> releaseLateGrant(late, keys, ownerToken));
 			throw ex;
 		}
 	}
 
 	@Override
-	public boolean release(String key, String ownerToken) {
-		return await(submit(() -> this.delegate.release(key, ownerToken)), "release", key);
+	public int release(List<String> keys, String ownerToken) {
+		return await(submit(() -> this.delegate.release(keys, ownerToken)), "release", keys);
 	}
 
 	@Override
 	public List<Boolean> extend(List<LeaseExtension> leases) {
-		String what = leases.size() == 1 ? leases.get(0).key() : leases.size() + " locks";
-		return await(submit(() -> this.delegate.extend(leases)), "extend", what);
+		return await(submit(() -> this.delegate.extend(leases)), "extend",
+				leases.stream().map(LeaseExtension::key).toList());
 	}
 
 	@Override
@@ -64,29 +64,30 @@ public final class TimeBoundedLockBackend implements LockBackend, AutoCloseable 
 		return CompletableFuture.supplyAsync(call, this.executor);
 	}
 
-	private <T> T await(CompletableFuture<T> call, String operation, String key) {
+	private <T> T await(CompletableFuture<T> call, String operation, List<String> keys) {
+		String key = LockKeys.describe(keys);
 		try {
 			return call.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
 		}
 		catch (TimeoutException ex) {
-			throw new LockUnavailableException("Lock store did not answer " + operation + " of '" + key + "' within "
+			throw new LockUnavailableException("Lock store did not answer " + operation + " of " + key + " within "
 					+ this.timeout.toMillis() + "ms", ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new LockUnavailableException("Interrupted during " + operation + " of '" + key + "'", ex);
+			throw new LockUnavailableException("Interrupted during " + operation + " of " + key, ex);
 		}
 		catch (ExecutionException ex) {
 			if (ex.getCause() instanceof RuntimeException runtime) {
 				throw runtime;
 			}
-			throw new LockUnavailableException("Lock store failed " + operation + " of '" + key + "'", ex.getCause());
+			throw new LockUnavailableException("Lock store failed " + operation + " of " + key, ex.getCause());
 		}
 	}
 
-	private void releaseLateGrant(AcquireResult late, String key, String ownerToken) {
+	private void releaseLateGrant(AcquireResult late, List<String> keys, String ownerToken) {
 		if (late.acquired()) {
-			this.delegate.release(key, ownerToken);
+			this.delegate.release(keys, ownerToken);
 		}
 	}
 

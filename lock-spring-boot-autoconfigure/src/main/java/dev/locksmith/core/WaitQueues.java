@@ -1,45 +1,66 @@
 package dev.locksmith.core;
 
 import java.util.Deque;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * FIFO queues of this process's threads waiting for busy locks, one queue a key. Only the head of a
- * queue asks the store for the lock; a release notification wakes it. Built on {@link Semaphore},
- * so waiting is interruptible and never pins a virtual thread.
+ * FIFO queues of this process's threads waiting for busy locks, one queue a key. A waiter for several
+ * keys stands in the queue of each and asks the store only when it is first in all of them; a
+ * release notification wakes the first waiter of the released key. Joining and leaving are
+ * serialized so that waiters for overlapping key sets never queue in opposite orders. Built on
+ * {@link Semaphore} and {@link ReentrantLock}: waiting is interruptible and never pins a virtual thread.
  */
 final class WaitQueues {
 
-	private final ConcurrentHashMap<String, Deque<Waiter>> queues = new ConcurrentHashMap<>();
+	private final Map<String, Deque<Waiter>> queues = new ConcurrentHashMap<>();
 
-	Waiter join(String key) {
-		Waiter waiter = new Waiter(key);
-		this.queues.compute(key, (k, queue) -> {
-			Deque<Waiter> joined = (queue != null) ? queue : new ConcurrentLinkedDeque<>();
-			joined.addLast(waiter);
-			return joined;
-		});
+	private final ReentrantLock membership = new ReentrantLock();
+
+	Waiter join(List<String> keys) {
+		Waiter waiter = new Waiter(keys);
+		this.membership.lock();
+		try {
+			keys.forEach((key) -> this.queues.computeIfAbsent(key, (k) -> new ConcurrentLinkedDeque<>()).addLast(waiter));
+		}
+		finally {
+			this.membership.unlock();
+		}
 		return waiter;
 	}
 
 	boolean isFirst(Waiter waiter) {
-		Deque<Waiter> queue = this.queues.get(waiter.key);
-		return queue != null && queue.peekFirst() == waiter;
+		for (String key : waiter.keys) {
+			Deque<Waiter> queue = this.queues.get(key);
+			if (queue == null || queue.peekFirst() != waiter) {
+				return false;
+			}
+		}
+		return true;
 	}
 
-	/**
-	 * Removes the waiter; when it leaves without the lock, the next waiter is woken to try at once.
-	 */
+	/** Removes the waiter; when it leaves without the locks, the next waiters are woken to try at once. */
 	void leave(Waiter waiter, boolean acquired) {
-		this.queues.computeIfPresent(waiter.key, (k, queue) -> {
-			queue.remove(waiter);
-			return queue.isEmpty() ? null : queue;
-		});
+		this.membership.lock();
+		try {
+			for (String key : waiter.keys) {
+				Deque<Waiter> queue = this.queues.get(key);
+				queue.remove(waiter);
+				if (queue.isEmpty()) {
+					this.queues.remove(key);
+				}
+			}
+		}
+		finally {
+			this.membership.unlock();
+		}
 		if (!acquired) {
-			wakeFirst(waiter.key);
+			waiter.keys.forEach(this::wakeFirst);
 		}
 	}
 
@@ -55,12 +76,12 @@ final class WaitQueues {
 	/** One waiting thread. */
 	static final class Waiter {
 
-		private final String key;
+		private final List<String> keys;
 
 		private final Semaphore signal = new Semaphore(0);
 
-		private Waiter(String key) {
-			this.key = key;
+		private Waiter(List<String> keys) {
+			this.keys = keys;
 		}
 
 		/** Waits until woken or until {@code nanos} have passed. */

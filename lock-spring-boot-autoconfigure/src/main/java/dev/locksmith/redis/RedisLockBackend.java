@@ -43,22 +43,28 @@ public final class RedisLockBackend implements LockBackend {
 	}
 
 	@Override
-	public AcquireResult tryAcquire(String key, String ownerToken, Duration ttl) {
-		List<?> result = call("acquire", key, () -> this.redis.execute(ACQUIRE,
-				List.of(this.keys.lockKey(key), this.keys.fenceKey(key)), ownerToken, millis(ttl),
+	public AcquireResult tryAcquire(List<String> keys, String ownerToken, Duration ttl) {
+		List<String> redisKeys = new ArrayList<>(keys.size() * 2);
+		keys.stream().map(this.keys::lockKey).forEach(redisKeys::add);
+		keys.stream().map(this.keys::fenceKey).forEach(redisKeys::add);
+		List<?> result = call("acquire", keys, () -> this.redis.execute(ACQUIRE, redisKeys, ownerToken, millis(ttl),
 				millis(FENCE_COUNTER_LIFETIME)));
-		long value = (Long) result.get(1);
 		if ((Long) result.get(0) == 1L) {
-			return AcquireResult.granted(value);
+			return AcquireResult.granted(result.subList(1, result.size()).stream().map(Long.class::cast).toList());
 		}
-		return AcquireResult.busy(Duration.ofMillis(Math.max(0, value)));
+		String busyKey = keys.get(((Long) result.get(1)).intValue() - 1);
+		return AcquireResult.busy(busyKey, Duration.ofMillis(Math.max(0, (Long) result.get(2))));
 	}
 
 	@Override
-	public boolean release(String key, String ownerToken) {
-		Long released = call("release", key, () -> this.redis.execute(RELEASE, List.of(this.keys.lockKey(key)),
-				ownerToken, this.keys.releaseChannel(), key));
-		return released != null && released == 1L;
+	public int release(List<String> keys, String ownerToken) {
+		List<String> args = new ArrayList<>(keys.size() + 2);
+		args.add(ownerToken);
+		args.add(this.keys.releaseChannel());
+		args.addAll(keys);
+		Long released = call("release", keys,
+				() -> this.redis.execute(RELEASE, keys.stream().map(this.keys::lockKey).toList(), args.toArray()));
+		return released.intValue();
 	}
 
 	@Override
@@ -70,12 +76,13 @@ public final class RedisLockBackend implements LockBackend {
 			args.add(lease.ownerToken());
 			args.add(millis(lease.ttl()));
 		}
-		String what = (leases.size() == 1) ? leases.get(0).key() : leases.size() + " locks";
-		List<?> extended = call("extend", what, () -> this.redis.execute(EXTEND, lockKeys, args.toArray()));
+		List<?> extended = call("extend", leases.stream().map(LeaseExtension::key).toList(),
+				() -> this.redis.execute(EXTEND, lockKeys, args.toArray()));
 		return extended.stream().map((flag) -> (Long) flag == 1L).toList();
 	}
 
-	private static <T> T call(String operation, String key, Supplier<T> command) {
+	private static <T> T call(String operation, List<String> keys, Supplier<T> command) {
+		String key = (keys.size() == 1) ? keys.get(0) : keys.size() + " locks";
 		try {
 			T result = command.get();
 			if (result == null) {

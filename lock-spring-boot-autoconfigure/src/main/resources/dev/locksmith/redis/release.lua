@@ -1,12 +1,15 @@
--- Releases a lock only for its owner and tells waiters that it is free, in one round trip.
--- KEYS[1]  the lock key
--- ARGV[1]  owner token
--- ARGV[2]  release notification channel
--- ARGV[3]  notification message: the lock's key as the application named it
--- Returns  1 when released, 0 when the lock is gone or another owner holds it.
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then
-  return 0
+-- Releases locks only for their owner and tells waiters that they are free, in one round trip.
+-- KEYS[1..n]     the lock keys
+-- ARGV[1]        owner token
+-- ARGV[2]        release notification channel
+-- ARGV[2+i]      notification message for KEYS[i]: the lock's key as the application named it
+-- Returns        how many of the locks were released; the others are gone or held by another owner.
+local released = 0
+for i = 1, #KEYS do
+  if redis.call('GET', KEYS[i]) == ARGV[1] then
+    redis.call('DEL', KEYS[i])
+    redis.call('PUBLISH', ARGV[2], ARGV[2 + i])
+    released = released + 1
+  end
 end
-redis.call('DEL', KEYS[1])
-redis.call('PUBLISH', ARGV[2], ARGV[3])
-return 1
+return released

@@ -222,6 +222,49 @@ public abstract class LockServiceContractTests {
 	}
 
 	@Test
+	void severalKeysAreAcquiredAllOrNothing() throws Exception {
+		LockHandle b = newService().tryAcquire("account:b", LockOptions.ofTtl(LONG)).orElseThrow();
+
+		assertThat(this.locks.tryAcquireAll(List.of("account:a", "account:b"), LockOptions.ofTtl(LONG))).isEmpty();
+		assertThat(newService().tryAcquire("account:a", LockOptions.ofTtl(LONG))).as("a was not taken").isPresent();
+		b.close();
+	}
+
+	@Test
+	void severalKeysAreHeldAndReleasedTogether() throws Exception {
+		LockHandle both = this.locks.tryAcquireAll(List.of("account:b", "account:a", "account:a"), LockOptions.ofTtl(LONG))
+			.orElseThrow();
+
+		assertThat(this.locks.heldLocks()).extracting(LockInfo::key).containsExactly("account:a", "account:b");
+		assertThat(newService().tryAcquire("account:b", LockOptions.ofTtl(LONG))).isEmpty();
+		both.close();
+		assertThat(newService().tryAcquireAll(List.of("account:a", "account:b"), LockOptions.ofTtl(LONG))).isPresent();
+	}
+
+	@Test
+	void overlappingKeySetsTakenInOppositeOrderDoNotDeadlock() throws Exception {
+		DefaultLockService other = newService();
+		LockOptions waiting = LockOptions.ofTtl(LONG).withWaitTime(LONG);
+		List<Future<Integer>> transfers = new java.util.ArrayList<>();
+		for (int t = 0; t < 4; t++) {
+			DefaultLockService service = (t % 2 == 0) ? this.locks : other;
+			List<String> keys = (t < 2) ? List.of("account:a", "account:b") : List.of("account:b", "account:a");
+			transfers.add(this.threads.submit(() -> {
+				int done = 0;
+				for (int i = 0; i < 50; i++) {
+					try (LockHandle handle = service.tryAcquireAll(keys, waiting).orElseThrow()) {
+						done++;
+					}
+				}
+				return done;
+			}));
+		}
+		for (Future<Integer> transfer : transfers) {
+			assertThat(transfer.get(60, TimeUnit.SECONDS)).isEqualTo(50);
+		}
+	}
+
+	@Test
 	void callLockedRunsTheActionUnderTheLockAndReleasesIt() {
 		String result = this.locks.callLocked("job", LockOptions.ofTtl(LONG), () -> {
 			assertThat(this.locks.heldLocks()).extracting(LockInfo::key).containsExactly("job");

@@ -86,6 +86,16 @@ class RedisLockServiceTests extends LockServiceContractTests {
 	}
 
 	@Test
+	void severalKeysAreAcquiredAndReleasedInOneRoundTripEach() throws Exception {
+		warmUpScripts();
+		try (CommandMonitor monitor = redis.monitor()) {
+			LockHandle handle = this.locks.tryAcquireAll(List.of("a", "b", "c"), LockOptions.ofTtl(LONG)).orElseThrow();
+			handle.close();
+			assertThat(monitor.clientCommands()).containsExactly("EVALSHA", "EVALSHA");
+		}
+	}
+
+	@Test
 	void aWaiterIsWokenByTheReleaseNotificationNotByPolling() throws Exception {
 		DefaultLockService waiting = newService(newServiceBuilder().recheckInterval(Duration.ofMinutes(5)));
 		warmUpScripts();

@@ -1,0 +1,47 @@
+package dev.locksmith.core;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
+
+/** Validates lock keys, puts a set of them in canonical order, and names them in messages. */
+final class LockKeys {
+
+	private static final int SHOWN_IN_MESSAGES = 3;
+
+	private LockKeys() {
+	}
+
+	/** One valid key. */
+	static String require(String key) {
+		if (key == null || key.isBlank()) {
+			throw new IllegalArgumentException("key must not be null or blank, was " + (key == null ? "null" : "'" + key + "'"));
+		}
+		return key;
+	}
+
+	/** The keys sorted and without duplicates, so every caller locks them in the same order. */
+	static List<String> canonical(Collection<String> keys) {
+		if (keys == null || keys.isEmpty()) {
+			throw new IllegalArgumentException("keys must not be null or empty, was " + keys);
+		}
+		TreeSet<String> sorted = new TreeSet<>();
+		for (String key : keys) {
+			sorted.add(require(key));
+		}
+		return List.copyOf(sorted);
+	}
+
+	/** The keys as a message shows them: {@code 'a'}, {@code 'a', 'b'} or the first few and a count. */
+	static String describe(List<String> keys) {
+		StringBuilder text = new StringBuilder();
+		for (int i = 0; i < Math.min(keys.size(), SHOWN_IN_MESSAGES); i++) {
+			text.append(i == 0 ? "" : ", ").append('\'').append(keys.get(i)).append('\'');
+		}
+		if (keys.size() > SHOWN_IN_MESSAGES) {
+			text.append(" and ").append(keys.size() - SHOWN_IN_MESSAGES).append(" more");
+		}
+		return text.toString();
+	}
+
+}
