@@ -5,6 +5,8 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
+import dev.locksmith.aop.DistributedLockAdvisor;
+
 /**
  * Configuration of Locksmith, bound from {@code locksmith.*}.
  *
@@ -34,6 +36,8 @@ public class LocksmithProperties {
 	private final Renewal renewal = new Renewal();
 
 	private final Wait wait = new Wait();
+
+	private final Aspect aspect = new Aspect();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -98,6 +102,10 @@ public class LocksmithProperties {
 		return this.wait;
 	}
 
+	public Aspect getAspect() {
+		return this.aspect;
+	}
+
 	private static Duration requireAtLeastOneMilli(String property, Duration duration) {
 		if (duration.toMillis() < 1) {
 			throw new IllegalArgumentException(property + " must be at least 1ms, was " + duration);
@@ -144,6 +152,33 @@ public class LocksmithProperties {
 
 		public void setRecheckInterval(Duration recheckInterval) {
 			this.recheckInterval = requireAtLeastOneMilli("locksmith.wait.recheck-interval", recheckInterval);
+		}
+
+	}
+
+	/** The {@code @DistributedLock} aspect. */
+	public static class Aspect {
+
+		/** Whether to apply {@code @DistributedLock} to Spring beans. */
+		private boolean enabled = true;
+
+		/** Order of the lock advisor; the default wraps {@code @Transactional}, so the lock outlives the commit. */
+		private int order = DistributedLockAdvisor.DEFAULT_ORDER;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getOrder() {
+			return this.order;
+		}
+
+		public void setOrder(int order) {
+			this.order = order;
 		}
 
 	}

@@ -1,0 +1,48 @@
+package dev.locksmith.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated method only while this process holds a distributed lock, so that one caller in
+ * the whole fleet runs it for a given key at a time. The lock's key is
+ * {@code <locksmith.key-prefix><name>:<key>}.
+ *
+ * <pre class="code">
+ * &#64;DistributedLock(key = "#accountId", ttl = "30s")
+ * public void withdraw(String accountId, BigDecimal amount) { ... }
+ * </pre>
+ *
+ * @since 0.1.0
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface DistributedLock {
+
+	/** Lock name; default {@code <SimpleClassName>.<methodName>}. */
+	String name() default "";
+
+	/**
+	 * SpEL over the arguments ({@code #userId}, {@code #p0}, {@code #a0}, {@code #order.id}) and beans
+	 * ({@code @bean}); empty locks the method as a whole. A collection or array result locks every
+	 * element, all or nothing.
+	 */
+	String key() default "";
+
+	/** Lease: {@code 500ms}, {@code 30s}, {@code PT1M} or a {@code ${placeholder}}; empty uses {@code locksmith.default-ttl}. */
+	String ttl() default "";
+
+	/** How long to wait while the lock is busy, in the formats of {@link #ttl()}; empty uses {@code locksmith.default-wait-time}. */
+	String waitTime() default "";
+
+	/** What to do when the lock stays busy for the whole wait. */
+	OnBusy onBusy() default OnBusy.THROW;
+
+	/** Whether to keep extending the lease while the method runs. */
+	boolean renew() default true;
+
+}

@@ -1,0 +1,134 @@
+package dev.locksmith.aop;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.expression.BeanResolver;
+import org.springframework.util.ClassUtils;
+
+import dev.locksmith.core.LockContext;
+import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockLostException;
+import dev.locksmith.core.LockService;
+
+/**
+ * Runs a {@code @DistributedLock} method under its lock: resolves the keys, lets a nested call on
+ * keys this thread already holds through without another round trip, and for
+ * {@link CompletionStage}, {@code Mono} and {@code Flux} results keeps the lock until they complete.
+ *
+ * @since 0.1.0
+ */
+public final class DistributedLockInterceptor implements MethodInterceptor {
+
+	private static final boolean reactorPresent = ClassUtils.isPresent("reactor.core.publisher.Mono",
+			DistributedLockInterceptor.class.getClassLoader());
+
+	private final LockDefinitions definitions;
+
+	private final LockKeyResolver keyResolver;
+
+	private final LockAcquisition acquisition;
+
+	private final @Nullable ReactiveLocking reactiveLocking;
+
+	public DistributedLockInterceptor(Supplier<LockService> locks, LockDefinitions definitions,
+			@Nullable BeanResolver beans) {
+		this.definitions = definitions;
+		this.keyResolver = new LockKeyResolver(beans);
+		this.acquisition = new LockAcquisition(locks);
+		this.reactiveLocking = reactorPresent ? new ReactiveLocking(this.acquisition) : null;
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		Method method = invocation.getMethod();
+		Object target = invocation.getThis();
+		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : method.getDeclaringClass();
+		LockDefinition definition = this.definitions.find(method, targetClass);
+		if (definition == null) {
+			return invocation.proceed();
+		}
+		List<String> keys = this.keyResolver.resolve(definition, method, invocation.getArguments(), target);
+		Class<?> returnType = method.getReturnType();
+		if (this.reactiveLocking != null && ReactiveLocking.isReactive(returnType)) {
+			return this.reactiveLocking.lock(invocation, definition, keys);
+		}
+		if (LockContext.holdsAll(keys)) {
+			return invocation.proceed();
+		}
+		if (CompletionStage.class.isAssignableFrom(returnType)) {
+			return lockUntilComplete(invocation, definition, keys);
+		}
+		return lockDuringCall(invocation, definition, keys);
+	}
+
+	private @Nullable Object lockDuringCall(MethodInvocation invocation, LockDefinition definition, List<String> keys)
+			throws Throwable {
+		LockHandle handle = this.acquisition.acquire(definition, keys);
+		if (handle == null) {
+			return (invocation.getMethod().getReturnType() == Optional.class) ? Optional.empty() : null;
+		}
+		try (handle; LockContext.Scope scope = LockContext.enter(handle, keys)) {
+			Object result = invocation.proceed();
+			requireHeld(handle);
+			return result;
+		}
+	}
+
+	private @Nullable Object lockUntilComplete(MethodInvocation invocation, LockDefinition definition,
+			List<String> keys) throws Throwable {
+		LockHandle handle;
+		try {
+			handle = this.acquisition.acquire(definition, keys);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		if (handle == null) {
+			return CompletableFuture.completedFuture(null);
+		}
+		CompletionStage<?> stage;
+		try (LockContext.Scope scope = LockContext.enter(handle, keys)) {
+			stage = (CompletionStage<?>) invocation.proceed();
+		}
+		catch (Throwable ex) {
+			handle.close();
+			throw ex;
+		}
+		if (stage == null) {
+			handle.close();
+			return null;
+		}
+		CompletableFuture<Object> result = new CompletableFuture<>();
+		stage.whenComplete((value, failure) -> {
+			boolean lost = !handle.isHeld();
+			handle.close();
+			if (failure != null) {
+				result.completeExceptionally(failure);
+			}
+			else if (lost) {
+				result.completeExceptionally(new LockLostException(handle.key(), handle.fencingToken()));
+			}
+			else {
+				result.complete(value);
+			}
+		});
+		result.whenComplete((value, failure) -> handle.close());
+		return result;
+	}
+
+	static void requireHeld(LockHandle handle) {
+		if (!handle.isHeld()) {
+			throw new LockLostException(handle.key(), handle.fencingToken());
+		}
+	}
+
+}

@@ -1,0 +1,55 @@
+package dev.locksmith.aop;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ReflectionUtils;
+
+import dev.locksmith.annotation.DistributedLock;
+
+/**
+ * Checks every {@code @DistributedLock} of a bean when the bean is created, so a bad key expression,
+ * duration or option stops the application at startup; warns about annotations that a proxy can
+ * never apply (private, static or final methods).
+ *
+ * @since 0.1.0
+ */
+public final class DistributedLockMethodValidator implements BeanPostProcessor {
+
+	private static final Log logger = LogFactory.getLog(DistributedLockMethodValidator.class);
+
+	private final LockDefinitions definitions;
+
+	public DistributedLockMethodValidator(LockDefinitions definitions) {
+		this.definitions = definitions;
+	}
+
+	@Override
+	public Object postProcessBeforeInitialization(Object bean, String beanName) {
+		Class<?> type = AopUtils.getTargetClass(bean);
+		if (AnnotationUtils.isCandidateClass(type, DistributedLock.class)) {
+			ReflectionUtils.doWithMethods(type, (method) -> check(method, type),
+					(method) -> AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class));
+		}
+		return bean;
+	}
+
+	private void check(Method method, Class<?> type) {
+		int modifiers = method.getModifiers();
+		String unreachable = Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static"
+				: Modifier.isFinal(modifiers) ? "final" : null;
+		if (unreachable != null) {
+			logger.warn("@DistributedLock on " + LockDefinitions.describe(method, type) + " has no effect: a proxy "
+					+ "cannot intercept a " + unreachable + " method, so it would run without its lock");
+			return;
+		}
+		this.definitions.find(method, type);
+	}
+
+}

@@ -1,0 +1,137 @@
+package dev.locksmith.aop;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.StringValueResolver;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.LockOptions;
+
+/**
+ * Finds the {@code @DistributedLock} of a method, parses it once (placeholders, durations, the key
+ * expression) and caches the result. Every mistake is reported with the method and the offending
+ * value, so that it can stop the application at startup.
+ *
+ * @since 0.1.0
+ */
+public final class LockDefinitions {
+
+	private final SpelExpressionParser parser = new SpelExpressionParser();
+
+	private final Map<MethodClassKey, Optional<LockDefinition>> cache = new ConcurrentHashMap<>();
+
+	private final StringValueResolver placeholders;
+
+	private final Supplier<Duration> defaultTtl;
+
+	private final Supplier<Duration> defaultWaitTime;
+
+	public LockDefinitions(StringValueResolver placeholders, Supplier<Duration> defaultTtl,
+			Supplier<Duration> defaultWaitTime) {
+		this.placeholders = placeholders;
+		this.defaultTtl = defaultTtl;
+		this.defaultWaitTime = defaultWaitTime;
+	}
+
+	/**
+	 * The lock declared on {@code method} as invoked on {@code targetClass}, or {@code null} when none.
+	 * @throws IllegalStateException when the declaration is invalid
+	 */
+	public @Nullable LockDefinition find(Method method, Class<?> targetClass) {
+		return this.cache.computeIfAbsent(new MethodClassKey(method, targetClass),
+				(key) -> Optional.ofNullable(parse(method, targetClass)))
+			.orElse(null);
+	}
+
+	/** Names a method in messages: {@code OrderService.pay(String, long)}. */
+	static String describe(Method method, Class<?> targetClass) {
+		String parameters = Arrays.stream(method.getParameterTypes())
+			.map(Class::getSimpleName)
+			.collect(Collectors.joining(", "));
+		return ClassUtils.getUserClass(targetClass).getSimpleName() + "." + method.getName() + "(" + parameters + ")";
+	}
+
+	private @Nullable LockDefinition parse(Method method, Class<?> targetClass) {
+		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
+		if (annotation == null) {
+			return null;
+		}
+		String where = "@DistributedLock on " + describe(specific, targetClass);
+		String name = annotation.name().isBlank()
+				? ClassUtils.getUserClass(targetClass).getSimpleName() + "." + method.getName()
+				: resolve(where, "name", annotation.name());
+		Duration ttl = duration(where, "ttl", annotation.ttl(), this.defaultTtl);
+		if (ttl.toMillis() < 1) {
+			throw new IllegalStateException(where + ": ttl must be at least 1ms, was '" + annotation.ttl() + "'");
+		}
+		Duration waitTime = duration(where, "waitTime", annotation.waitTime(), this.defaultWaitTime);
+		if (waitTime.isNegative()) {
+			throw new IllegalStateException(where + ": waitTime must not be negative, was '" + annotation.waitTime() + "'");
+		}
+		if (annotation.onBusy() == OnBusy.SKIP && method.getReturnType().isPrimitive()
+				&& method.getReturnType() != void.class) {
+			throw new IllegalStateException(where + ": onBusy = SKIP cannot return a " + method.getReturnType()
+					+ "; return a wrapper, an Optional or void");
+		}
+		return new LockDefinition(describe(specific, targetClass), name, keyExpression(where, annotation.key()),
+				annotation.key(), new LockOptions(ttl, waitTime, annotation.renew()), annotation.onBusy());
+	}
+
+	private @Nullable Expression keyExpression(String where, String source) {
+		if (source.isBlank()) {
+			return null;
+		}
+		try {
+			return this.parser.parseExpression(source);
+		}
+		catch (ParseException ex) {
+			throw new IllegalStateException(where + ": key expression '" + source + "' does not parse: "
+					+ ex.getMessage(), ex);
+		}
+	}
+
+	private Duration duration(String where, String attribute, String text, Supplier<Duration> defaultValue) {
+		if (text.isBlank()) {
+			return defaultValue.get();
+		}
+		String resolved = resolve(where, attribute, text);
+		try {
+			return DurationFormatterUtils.detectAndParse(resolved.trim());
+		}
+		catch (RuntimeException ex) {
+			String shown = resolved.equals(text) ? "'" + text + "'" : "'" + text + "' (= '" + resolved + "')";
+			throw new IllegalStateException(where + ": " + attribute + " " + shown
+					+ " is not a duration; use 500ms, 30s, PT1M or a placeholder", ex);
+		}
+	}
+
+	private String resolve(String where, String attribute, String text) {
+		try {
+			String resolved = this.placeholders.resolveStringValue(text);
+			return (resolved != null) ? resolved : text;
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException(where + ": " + attribute + " '" + text + "' cannot be resolved: "
+					+ ex.getMessage(), ex);
+		}
+	}
+
+}

@@ -1,0 +1,88 @@
+package dev.locksmith.aop;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.BeanResolver;
+import org.springframework.expression.EvaluationException;
+import org.springframework.expression.Expression;
+import org.springframework.util.ObjectUtils;
+
+/**
+ * Turns a lock definition and a call's arguments into lock keys {@code <name>:<value>}: evaluates
+ * the key expression with Spring's method-based evaluation context (arguments by name, as
+ * {@code #p0}/{@code #a0}, beans as {@code @name}); a collection or array gives one key per element.
+ */
+final class LockKeyResolver {
+
+	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
+
+	private final @Nullable BeanResolver beans;
+
+	LockKeyResolver(@Nullable BeanResolver beans) {
+		this.beans = beans;
+	}
+
+	/**
+	 * The keys to lock for this call.
+	 * @throws IllegalArgumentException when the expression fails or yields null, blank or no value
+	 */
+	List<String> resolve(LockDefinition definition, Method method, @Nullable Object[] arguments,
+			@Nullable Object target) {
+		Expression expression = definition.keyExpression();
+		if (expression == null) {
+			return List.of(definition.name());
+		}
+		List<String> keys = new ArrayList<>();
+		for (Object value : values(evaluate(definition, expression, method, arguments, target))) {
+			if (value == null || value.toString().isBlank()) {
+				throw invalidKey(definition, "gave a " + ((value == null) ? "null" : "blank") + " key");
+			}
+			keys.add(definition.name() + ":" + value);
+		}
+		if (keys.isEmpty()) {
+			throw invalidKey(definition, "gave no key (an empty collection or array)");
+		}
+		return keys;
+	}
+
+	private @Nullable Object evaluate(LockDefinition definition, Expression expression, Method method,
+			@Nullable Object[] arguments, @Nullable Object target) {
+		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(target, method, arguments,
+				this.parameterNames);
+		if (this.beans != null) {
+			context.setBeanResolver(this.beans);
+		}
+		try {
+			return expression.getValue(context);
+		}
+		catch (EvaluationException ex) {
+			throw new IllegalArgumentException("@DistributedLock on " + definition.method() + ": key expression '"
+					+ definition.keySource() + "' failed: " + ex.getMessage(), ex);
+		}
+	}
+
+	private static Collection<?> values(@Nullable Object result) {
+		if (result instanceof Collection<?> collection) {
+			return collection;
+		}
+		if (result != null && result.getClass().isArray()) {
+			return Arrays.asList(ObjectUtils.toObjectArray(result));
+		}
+		return Collections.singletonList(result);
+	}
+
+	private static IllegalArgumentException invalidKey(LockDefinition definition, String problem) {
+		return new IllegalArgumentException("@DistributedLock on " + definition.method() + ": key expression '"
+				+ definition.keySource() + "' " + problem + "; the method was not run");
+	}
+
+}

@@ -1,0 +1,64 @@
+package dev.locksmith.autoconfigure;
+
+import java.time.Duration;
+
+import org.springframework.aop.Advisor;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
+import org.springframework.context.expression.BeanFactoryResolver;
+import org.springframework.core.env.Environment;
+
+import dev.locksmith.aop.DistributedLockAdvisor;
+import dev.locksmith.aop.DistributedLockInterceptor;
+import dev.locksmith.aop.DistributedLockMethodValidator;
+import dev.locksmith.aop.LockDefinitions;
+import dev.locksmith.core.LockService;
+
+/**
+ * Auto-configures the {@code @DistributedLock} aspect on the application's {@link LockService}.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = LocksmithAutoConfiguration.class)
+@ConditionalOnClass(Advisor.class)
+@ConditionalOnBean(LockService.class)
+@ConditionalOnBooleanProperty(name = "locksmith.aspect.enabled", matchIfMissing = true)
+@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+public final class LocksmithAopAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static LockDefinitions lockDefinitions(ConfigurableBeanFactory beanFactory,
+			ObjectProvider<LocksmithProperties> properties) {
+		return new LockDefinitions(beanFactory::resolveEmbeddedValue, () -> properties.getObject().getDefaultTtl(),
+				() -> properties.getObject().getDefaultWaitTime());
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static DistributedLockMethodValidator distributedLockMethodValidator(ObjectProvider<LockDefinitions> definitions) {
+		return new DistributedLockMethodValidator(definitions.getObject());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static DistributedLockAdvisor distributedLockAdvisor(ObjectProvider<LockService> lockService,
+			ObjectProvider<LockDefinitions> definitions, BeanFactory beanFactory, Environment environment) {
+		DistributedLockInterceptor interceptor = new DistributedLockInterceptor(lockService::getObject,
+				definitions.getObject(), new BeanFactoryResolver(beanFactory));
+		return new DistributedLockAdvisor(interceptor,
+				environment.getProperty("locksmith.aspect.order", Integer.class, DistributedLockAdvisor.DEFAULT_ORDER));
+	}
+
+}

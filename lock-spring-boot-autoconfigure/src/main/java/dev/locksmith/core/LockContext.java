@@ -1,0 +1,62 @@
+package dev.locksmith.core;
+
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The locks that the running call holds on this thread, innermost last: gives annotated code its
+ * {@link LockHandle} (and fencing token), and tells the aspect when a nested call is reentrant.
+ *
+ * @since 0.1.0
+ */
+public final class LockContext {
+
+	private static final ThreadLocal<Deque<Frame>> frames = ThreadLocal.withInitial(ArrayDeque::new);
+
+	private LockContext() {
+	}
+
+	/** The innermost lock held by the running call on this thread. */
+	public static Optional<LockHandle> current() {
+		Frame innermost = frames.get().peekLast();
+		return (innermost != null) ? Optional.of(innermost.handle) : Optional.empty();
+	}
+
+	/** Whether this thread's running calls already hold every one of {@code keys}. */
+	public static boolean holdsAll(Collection<String> keys) {
+		Deque<Frame> held = frames.get();
+		return !held.isEmpty() && keys.stream().allMatch((key) -> held.stream().anyMatch((frame) -> frame.keys.contains(key)));
+	}
+
+	/**
+	 * Makes {@code handle} the current lock of this thread until the returned scope is closed; for
+	 * integrations such as the {@code @DistributedLock} aspect.
+	 */
+	public static Scope enter(LockHandle handle, List<String> keys) {
+		Frame frame = new Frame(handle, List.copyOf(keys));
+		frames.get().addLast(frame);
+		return () -> {
+			Deque<Frame> held = frames.get();
+			held.removeLastOccurrence(frame);
+			if (held.isEmpty()) {
+				frames.remove();
+			}
+		};
+	}
+
+	/** Ends a lock's time as the current one. */
+	@FunctionalInterface
+	public interface Scope extends AutoCloseable {
+
+		@Override
+		void close();
+
+	}
+
+	private record Frame(LockHandle handle, List<String> keys) {
+	}
+
+}

@@ -1,0 +1,299 @@
+package dev.locksmith.aop;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import dev.locksmith.aop.LockedServices.Accounts;
+import dev.locksmith.aop.LockedServices.AccountsImpl;
+import dev.locksmith.aop.LockedServices.CallLog;
+import dev.locksmith.aop.LockedServices.Customer;
+import dev.locksmith.aop.LockedServices.Order;
+import dev.locksmith.aop.LockedServices.Shop;
+import dev.locksmith.aop.LockedServices.Tenant;
+import dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration;
+import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
+import dev.locksmith.core.LockBusyException;
+import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockService;
+import dev.locksmith.testing.CommandMonitor;
+import dev.locksmith.testing.RedisServer;
+import dev.locksmith.testing.RedisServerExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/** {@code @DistributedLock} on real Spring beans, proxies and a real Redis. */
+class DistributedLockAspectTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redisServer = new RedisServerExtension();
+
+	private static final LockOptions HOLD = LockOptions.ofTtl(Duration.ofSeconds(30));
+
+	private RedisServer redis;
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void configure() {
+		this.redis = redisServer.server();
+		this.redis.command("FLUSHALL");
+		this.runner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
+					LocksmithAutoConfiguration.class, LocksmithAopAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.port=" + this.redis.port(), "shop.lease=2s")
+			.withUserConfiguration(Services.class);
+	}
+
+	@ParameterizedTest(name = "proxy-target-class={0}")
+	@ValueSource(booleans = { true, false })
+	void argumentNamesAndIndexesMakeTheKeyOnInterfaceAndClassProxies(boolean proxyTargetClass) {
+		this.runner.withPropertyValues("spring.aop.proxy-target-class=" + proxyTargetClass).run((context) -> {
+			Accounts accounts = context.getBean(Accounts.class);
+			List<String> calls = context.getBean(CallLog.class).calls;
+			try (LockHandle held = otherInstance(context).acquire("AccountsImpl.withdraw:42", HOLD);
+					LockHandle balance = otherInstance(context).acquire("Accounts.balance:7", HOLD)) {
+				assertThatExceptionOfType(LockBusyException.class).isThrownBy(() -> accounts.withdraw("42", 10))
+					.withMessageContaining("'AccountsImpl.withdraw:42'");
+				assertThatExceptionOfType(LockBusyException.class).isThrownBy(() -> accounts.balance("7"));
+				assertThat(accounts.withdraw("43", 10)).isPositive();
+				assertThat(accounts.balance("8")).isPositive();
+			}
+			assertThat(calls).containsExactly("withdraw 43", "balance 8");
+		});
+	}
+
+	@Test
+	void theRunningCallSeesItsFencingTokenIncreaseFromCallToCall() {
+		this.runner.run((context) -> {
+			Accounts accounts = context.getBean(Accounts.class);
+			long first = accounts.withdraw("42", 1);
+			long second = accounts.withdraw("42", 1);
+
+			assertThat(first).isPositive();
+			assertThat(second).isGreaterThan(first);
+		});
+	}
+
+	@Test
+	void nestedPropertiesAndBeanReferencesMakeTheKey() {
+		this.runner.run((context) -> {
+			Shop shop = context.getBean(Shop.class);
+
+			assertThat(shop.ship(new Order("o-1", new Customer("c-9")))).isEqualTo("Shop.ship:c-9");
+			assertThat(shop.restock("sku-1")).isEqualTo("Shop.restock:acme/sku-1");
+		});
+	}
+
+	@Test
+	void aCollectionKeyLocksEveryElementInOneRoundTrip() {
+		this.runner.run((context) -> {
+			Shop shop = context.getBean(Shop.class);
+			shop.lockAll(new String[] { "warm-up" });
+			try (CommandMonitor monitor = this.redis.monitor()) {
+				assertThat(shop.lockAll(new String[] { "x", "y", "z" })).isEqualTo(3);
+				assertThat(monitor.clientCommands()).containsExactly("EVALSHA", "EVALSHA");
+			}
+			try (LockHandle y = otherInstance(context).acquire("ids:y", HOLD)) {
+				assertThatExceptionOfType(LockBusyException.class)
+					.isThrownBy(() -> shop.lockAll(new String[] { "x", "y" }));
+				assertThat(otherInstance(context).tryAcquire("ids:x", HOLD)).as("x was not kept").isPresent();
+			}
+		});
+	}
+
+	@Test
+	void transfersWithOverlappingAccountsRunConcurrentlyWithoutDeadlock() {
+		this.runner.run((context) -> {
+			Shop shop = context.getBean(Shop.class);
+			List<CompletableFuture<Void>> transfers = new ArrayList<>();
+			for (int t = 0; t < 4; t++) {
+				boolean forward = t % 2 == 0;
+				transfers.add(CompletableFuture.runAsync(() -> {
+					for (int i = 0; i < 25; i++) {
+						shop.transfer(forward ? "a" : "b", forward ? "b" : "a");
+					}
+				}));
+			}
+			CompletableFuture.allOf(transfers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+
+			assertThat(context.getBean(CallLog.class).calls).hasSize(100);
+		});
+	}
+
+	@Test
+	void skipReturnsTheEmptyValueOfEachReturnTypeWithoutRunningTheMethod() {
+		this.runner.run((context) -> {
+			Shop shop = context.getBean(Shop.class);
+			try (LockHandle held = otherInstance(context).acquire("report", HOLD)) {
+				assertThat(shop.skipString()).isNull();
+				assertThat(shop.skipOptional()).isEmpty();
+				shop.skipVoid();
+				assertThat(shop.skipFuture()).isCompletedWithValue(null);
+				assertThat(shop.skipMono().blockOptional(Duration.ofSeconds(10))).isEmpty();
+				assertThat(shop.skipFlux().collectList().block(Duration.ofSeconds(10))).isEmpty();
+				assertThatExceptionOfType(LockBusyException.class).isThrownBy(shop::throwWhenBusy)
+					.withMessage("Lock 'report' is held by another owner (waited 0ms)");
+			}
+			assertThat(context.getBean(CallLog.class).calls).isEmpty();
+			assertThat(shop.skipString()).isEqualTo("ran");
+			assertThat(shop.skipMono().block(Duration.ofSeconds(10))).isEqualTo("ran");
+			assertThat(shop.skipFlux().collectList().block(Duration.ofSeconds(10))).containsExactly("r", "a", "n");
+		});
+	}
+
+	@Test
+	void aFutureKeepsItsLockUntilItCompletes() {
+		this.runner.run((context) -> {
+			Shop shop = context.getBean(Shop.class);
+			LockService other = otherInstance(context);
+			CompletableFuture<String> work = new CompletableFuture<>();
+
+			CompletableFuture<String> result = shop.async("1", work);
+			assertThat(other.tryAcquire("async:1", HOLD)).as("held after the method returned").isEmpty();
+			work.complete("done");
+
+			assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+			assertThat(other.tryAcquire("async:1", HOLD)).isPresent();
+		});
+	}
+
+	@Test
+	void aMonoKeepsItsLockUntilItCompletes() {
+		this.runner.run((context) -> {
+			Shop shop = context.getBean(Shop.class);
+			LockService other = otherInstance(context);
+			Sinks.One<String> work = Sinks.one();
+
+			CompletableFuture<String> result = shop.reactive("1", work.asMono()).toFuture();
+			await().atMost(Duration.ofSeconds(10)).until(() -> other.tryAcquire("reactive:1", HOLD).isEmpty());
+			assertThat(result).isNotDone();
+			work.tryEmitValue("done");
+
+			assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+			await().atMost(Duration.ofSeconds(10)).until(() -> other.tryAcquire("reactive:1", HOLD).isPresent());
+		});
+	}
+
+	@Test
+	void aMonoIsNotLockedUntilSubscribed() {
+		this.runner.run((context) -> {
+			Mono<String> notSubscribed = context.getBean(Shop.class).reactive("2", Mono.just("x"));
+
+			assertThat(notSubscribed).isNotNull();
+			assertThat(otherInstance(context).tryAcquire("reactive:2", HOLD)).isPresent();
+		});
+	}
+
+	@Test
+	void aNestedCallForAHeldKeyRunsWithoutAnotherRoundTrip() {
+		this.runner.run((context) -> {
+			Shop shop = context.getBean(Shop.class);
+			shop.outer("warm-up");
+			try (CommandMonitor monitor = this.redis.monitor()) {
+				assertThat(shop.outer("acct-1")).isPositive();
+				assertThat(monitor.clientCommands()).containsExactly("EVALSHA", "EVALSHA");
+			}
+			assertThat(context.getBean(CallLog.class).calls).containsExactly("inner warm-up", "inner acct-1");
+		});
+	}
+
+	@Test
+	void twoApplicationsExcludeEachOtherPerKey() {
+		this.runner.run((first) -> this.runner.run((second) -> {
+			CountDownLatch started = new CountDownLatch(1);
+			CountDownLatch finish = new CountDownLatch(1);
+			CompletableFuture<String> holder = CompletableFuture
+				.supplyAsync(() -> call(() -> first.getBean(Shop.class).slow("user-1", started, finish)));
+			assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+			Shop secondShop = second.getBean(Shop.class);
+
+			assertThatExceptionOfType(LockBusyException.class)
+				.isThrownBy(() -> secondShop.slow("user-1", new CountDownLatch(1), new CountDownLatch(0)));
+			assertThat(secondShop.slow("user-2", new CountDownLatch(1), new CountDownLatch(0))).isEqualTo("done user-2");
+			finish.countDown();
+			assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("done user-1");
+			assertThat(secondShop.slow("user-1", new CountDownLatch(1), new CountDownLatch(0))).isEqualTo("done user-1");
+		}));
+	}
+
+	@Test
+	void ttlPlaceholdersAreResolvedFromTheEnvironment() {
+		this.runner.run((context) -> assertThat(context.getBean(Shop.class).leaseMillis()).isBetween(2000L, 2500L));
+	}
+
+	@Test
+	void aNullKeyAtCallTimeIsRejectedAndTheMethodDoesNotRun() {
+		this.runner.run((context) -> {
+			Shop shop = context.getBean(Shop.class);
+
+			assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> shop.nullableKey(null))
+				.withMessage("@DistributedLock on Shop.nullableKey(String): key expression '#id' gave a null key; "
+						+ "the method was not run");
+			assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> shop.nullableKey(" "))
+				.withMessageContaining("gave a blank key");
+			assertThat(context.getBean(CallLog.class).calls).isEmpty();
+		});
+	}
+
+	private static LockService otherInstance(AssertableApplicationContext context) {
+		return context.getBean(LockService.class);
+	}
+
+	private static <T> T call(java.util.concurrent.Callable<T> action) {
+		try {
+			return action.call();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Services {
+
+		@Bean
+		CallLog callLog() {
+			return new CallLog();
+		}
+
+		@Bean
+		AccountsImpl accounts(CallLog log) {
+			return new AccountsImpl(log);
+		}
+
+		@Bean
+		Shop shop(CallLog log) {
+			return new Shop(log);
+		}
+
+		@Bean
+		Tenant tenant() {
+			return new Tenant();
+		}
+
+	}
+
+}

@@ -1,0 +1,205 @@
+package dev.locksmith.aop;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.annotation.Lazy;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.LockContext;
+import dev.locksmith.core.LockHandle;
+
+/** Annotated beans that the aspect tests call through their proxies. */
+final class LockedServices {
+
+	private LockedServices() {
+	}
+
+	/** A service behind an interface, proxied with a JDK proxy or CGLIB alike. */
+	interface Accounts {
+
+		@DistributedLock(key = "#accountId", ttl = "30s")
+		long withdraw(String accountId, long amount);
+
+		@DistributedLock(name = "Accounts.balance", key = "#p0")
+		long balance(String accountId);
+
+	}
+
+	/** The calls that the services ran, in order; not proxied, so tests read it directly. */
+	static class CallLog {
+
+		final List<String> calls = new CopyOnWriteArrayList<>();
+
+	}
+
+	/** Records every call it runs and returns the fencing token it ran under. */
+	static class AccountsImpl implements Accounts {
+
+		private final List<String> calls;
+
+		AccountsImpl(CallLog log) {
+			this.calls = log.calls;
+		}
+
+		@Override
+		public long withdraw(String accountId, long amount) {
+			this.calls.add("withdraw " + accountId);
+			return LockContext.current().map(LockHandle::fencingToken).orElse(-1L);
+		}
+
+		@Override
+		public long balance(String accountId) {
+			this.calls.add("balance " + accountId);
+			return LockContext.current().map(LockHandle::fencingToken).orElse(-1L);
+		}
+
+	}
+
+	/** A customer, for nested key expressions. */
+	record Customer(String id) {
+	}
+
+	/** An order, for nested key expressions. */
+	record Order(String number, Customer customer) {
+	}
+
+	/** Supplies a key part, for bean references in key expressions. */
+	static class Tenant {
+
+		public String id() {
+			return "acme";
+		}
+
+	}
+
+	/** A class-based (CGLIB) bean with every kind of key and return type. */
+	static class Shop {
+
+		private final List<String> calls;
+
+		@Autowired
+		@Lazy
+		Shop self;
+
+		Shop(CallLog log) {
+			this.calls = log.calls;
+		}
+
+		@DistributedLock(key = "#order.customer.id")
+		public String ship(Order order) {
+			this.calls.add("ship " + order.number());
+			return LockContext.current().orElseThrow().key();
+		}
+
+		@DistributedLock(key = "@tenant.id() + '/' + #sku")
+		public String restock(String sku) {
+			this.calls.add("restock " + sku);
+			return LockContext.current().orElseThrow().key();
+		}
+
+		@DistributedLock(name = "transfer", key = "{#from, #to}", waitTime = "10s")
+		public void transfer(String from, String to) {
+			this.calls.add("transfer " + from + "->" + to);
+		}
+
+		@DistributedLock(name = "ids", key = "#ids")
+		public int lockAll(String[] ids) {
+			return ids.length;
+		}
+
+		@DistributedLock(name = "ledger", key = "#account")
+		public long outer(String account) {
+			return this.self.inner(account);
+		}
+
+		@DistributedLock(name = "ledger", key = "#account")
+		public long inner(String account) {
+			this.calls.add("inner " + account);
+			return LockContext.current().orElseThrow().fencingToken();
+		}
+
+		@DistributedLock(name = "slow", key = "#id")
+		public String slow(String id, CountDownLatch started, CountDownLatch finish) throws InterruptedException {
+			started.countDown();
+			finish.await(30, TimeUnit.SECONDS);
+			return "done " + id;
+		}
+
+		@DistributedLock(name = "report", onBusy = OnBusy.SKIP)
+		public String skipString() {
+			this.calls.add("skipString");
+			return "ran";
+		}
+
+		@DistributedLock(name = "report", onBusy = OnBusy.SKIP)
+		public Optional<String> skipOptional() {
+			this.calls.add("skipOptional");
+			return Optional.of("ran");
+		}
+
+		@DistributedLock(name = "report", onBusy = OnBusy.SKIP)
+		public void skipVoid() {
+			this.calls.add("skipVoid");
+		}
+
+		@DistributedLock(name = "report", onBusy = OnBusy.SKIP)
+		public CompletableFuture<String> skipFuture() {
+			this.calls.add("skipFuture");
+			return CompletableFuture.completedFuture("ran");
+		}
+
+		@DistributedLock(name = "report", onBusy = OnBusy.SKIP)
+		public Mono<String> skipMono() {
+			return Mono.fromCallable(() -> {
+				this.calls.add("skipMono");
+				return "ran";
+			});
+		}
+
+		@DistributedLock(name = "report", onBusy = OnBusy.SKIP)
+		public Flux<String> skipFlux() {
+			return Flux.defer(() -> {
+				this.calls.add("skipFlux");
+				return Flux.just("r", "a", "n");
+			});
+		}
+
+		@DistributedLock(name = "report")
+		public String throwWhenBusy() {
+			this.calls.add("throwWhenBusy");
+			return "ran";
+		}
+
+		@DistributedLock(name = "async", key = "#id")
+		public CompletableFuture<String> async(String id, CompletableFuture<String> result) {
+			return result;
+		}
+
+		@DistributedLock(name = "reactive", key = "#id")
+		public Mono<String> reactive(String id, Mono<String> result) {
+			return result;
+		}
+
+		@DistributedLock(name = "lease", ttl = "${shop.lease}")
+		public long leaseMillis() {
+			LockHandle handle = LockContext.current().orElseThrow();
+			return handle.expiresAt().toEpochMilli() - handle.acquiredAt().toEpochMilli();
+		}
+
+		@DistributedLock(name = "nullable", key = "#id")
+		public void nullableKey(String id) {
+			this.calls.add("nullableKey");
+		}
+
+	}
+
+}
