@@ -1,0 +1,150 @@
+package dev.locksmith.aop;
+
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration;
+import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
+import dev.locksmith.testing.RedisServerExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A wrong {@code @DistributedLock} stops the application at startup and says where and why. */
+@ExtendWith(OutputCaptureExtension.class)
+class DistributedLockStartupTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redisServer = new RedisServerExtension();
+
+	private ApplicationContextRunner runner() {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
+					LocksmithAutoConfiguration.class, LocksmithAopAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.port=" + redisServer.server().port());
+	}
+
+	static Stream<Arguments> mistakes() {
+		return Stream.of(
+				Arguments.of(UnparsableKey.class,
+						"@DistributedLock on UnparsableKey.run(String): key expression '#id +' does not parse"),
+				Arguments.of(NotADuration.class,
+						"@DistributedLock on NotADuration.run(): ttl 'soon' is not a duration; use 500ms, 30s, PT1M or a placeholder"),
+				Arguments.of(ZeroTtl.class, "@DistributedLock on ZeroTtl.run(): ttl must be at least 1ms, was '0s'"),
+				Arguments.of(NegativeWait.class,
+						"@DistributedLock on NegativeWait.run(): waitTime must not be negative, was '-1s'"),
+				Arguments.of(UnresolvedPlaceholder.class, "@DistributedLock on UnresolvedPlaceholder.run(): ttl '${nowhere}'"),
+				Arguments.of(SkipReturningPrimitive.class,
+						"@DistributedLock on SkipReturningPrimitive.count(): onBusy = SKIP cannot return a int"));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("mistakes")
+	void aWrongDeclarationStopsTheStartup(Class<?> bean, String message) {
+		runner().withBean(bean).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasStackTraceContaining(message);
+		});
+	}
+
+	@Test
+	void aMethodThatAProxyCannotInterceptIsReportedAtStartup(CapturedOutput output) {
+		runner().withBean(Unreachable.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).contains(
+					"@DistributedLock on Unreachable.hidden() has no effect: a proxy cannot intercept a private method")
+				.contains("@DistributedLock on Unreachable.sealed() has no effect: a proxy cannot intercept a final method");
+		});
+	}
+
+	@Test
+	void theAdvisorOrderIsConfigurable() {
+		runner().withPropertyValues("locksmith.aspect.order=42")
+			.run((context) -> assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(42));
+	}
+
+	@Test
+	void theAspectCanBeSwitchedOff() {
+		runner().withPropertyValues("locksmith.aspect.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	static class UnparsableKey {
+
+		@DistributedLock(key = "#id +")
+		public void run(String id) {
+		}
+
+	}
+
+	static class NotADuration {
+
+		@DistributedLock(ttl = "soon")
+		public void run() {
+		}
+
+	}
+
+	static class ZeroTtl {
+
+		@DistributedLock(ttl = "0s")
+		public void run() {
+		}
+
+	}
+
+	static class NegativeWait {
+
+		@DistributedLock(waitTime = "-1s")
+		public void run() {
+		}
+
+	}
+
+	static class UnresolvedPlaceholder {
+
+		@DistributedLock(ttl = "${nowhere}")
+		public void run() {
+		}
+
+	}
+
+	static class SkipReturningPrimitive {
+
+		@DistributedLock(onBusy = OnBusy.SKIP)
+		public int count() {
+			return 1;
+		}
+
+	}
+
+	static class Unreachable {
+
+		@DistributedLock
+		private void hidden() {
+		}
+
+		@DistributedLock
+		public final void sealed() {
+		}
+
+		void use() {
+			hidden();
+		}
+
+	}
+
+}

@@ -1,0 +1,107 @@
+package dev.locksmith.aop;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration;
+import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockService;
+import dev.locksmith.testing.RedisServerExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The lock wraps {@code @Transactional}: taken before the transaction begins, released after it commits. */
+class DistributedLockTransactionTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redisServer = new RedisServerExtension();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
+				DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
+				JdbcTemplateAutoConfiguration.class, TransactionAutoConfiguration.class, LocksmithAutoConfiguration.class,
+				LocksmithAopAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.port=" + redisServer.server().port(),
+				"spring.datasource.url=jdbc:h2:mem:payments;DB_CLOSE_DELAY=-1")
+		.withBean(Payments.class);
+
+	@Test
+	void theTransactionCommitsWhileTheLockIsStillHeld() {
+		this.runner.run((context) -> {
+			JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
+			jdbc.execute("create table payment (id varchar(20) primary key)");
+			Payments payments = context.getBean(Payments.class);
+
+			payments.pay("p-1");
+
+			assertThat(payments.observations()).containsExactly("transaction active, lock busy for others: true",
+					"committed, lock busy for others: true");
+			assertThat(jdbc.queryForObject("select count(*) from payment", Integer.class)).isOne();
+			assertThat(context.getBean(LockService.class).tryAcquire("payments:p-1", LockOptions.defaults()))
+				.as("released after the commit")
+				.isPresent();
+		});
+	}
+
+	static class Payments {
+
+		private final JdbcTemplate jdbc;
+
+		private final LockService locks;
+
+		private final List<String> observations = new CopyOnWriteArrayList<>();
+
+		Payments(JdbcTemplate jdbc, LockService locks) {
+			this.jdbc = jdbc;
+			this.locks = locks;
+		}
+
+		@Transactional
+		@DistributedLock(name = "payments", key = "#id")
+		public void pay(String id) {
+			this.jdbc.update("insert into payment (id) values (?)", id);
+			this.observations.add("transaction active, lock busy for others: " + busy(id));
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+
+				@Override
+				public void afterCommit() {
+					Payments.this.observations.add("committed, lock busy for others: " + busy(id));
+				}
+
+			});
+		}
+
+		public List<String> observations() {
+			return this.observations;
+		}
+
+		private boolean busy(String id) {
+			try {
+				return this.locks.tryAcquire("payments:" + id, LockOptions.defaults()).isEmpty();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+		}
+
+	}
+
+}
