@@ -13,13 +13,16 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.core.env.Environment;
+import org.springframework.transaction.TransactionExecutionListener;
 
 import dev.locksmith.aop.DistributedLockAdvisor;
 import dev.locksmith.aop.DistributedLockInterceptor;
 import dev.locksmith.aop.DistributedLockMethodValidator;
+import dev.locksmith.aop.LeaseCheckingTransactionListener;
 import dev.locksmith.aop.LockDefinitions;
 import dev.locksmith.core.LockService;
 
@@ -59,6 +62,18 @@ public final class LocksmithAopAutoConfiguration {
 				definitions.getObject(), new BeanFactoryResolver(beanFactory));
 		return new DistributedLockAdvisor(interceptor,
 				environment.getProperty("locksmith.aspect.order", Integer.class, DistributedLockAdvisor.DEFAULT_ORDER));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(TransactionExecutionListener.class)
+	static class TransactionConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		LeaseCheckingTransactionListener leaseCheckingTransactionListener() {
+			return new LeaseCheckingTransactionListener();
+		}
+
 	}
 
 }

@@ -84,7 +84,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	@Override
 	public <T> T callLocked(String key, LockOptions options, Callable<T> action) {
-		try (LockHandle handle = acquire(key, options)) {
+		try (LockHandle handle = acquire(key, options);
+				LockContext.Scope scope = LockContext.enter(handle, List.of(key))) {
 			T result = action.call();
 			if (!handle.isHeld()) {
 				throw new LockLostException(key, handle.fencingToken());
@@ -207,6 +208,12 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return extended;
 	}
 
+	/** What the renewal watchdog has on its hands. */
+	RenewalLoad renewalLoad() {
+		return (this.renewer != null) ? new RenewalLoad(this.renewer.size(), this.renewer.pendingTicks())
+				: new RenewalLoad(0, 0);
+	}
+
 	private void leaseLost(DefaultLockHandle handle) {
 		if (handle.markLost()) {
 			forget(handle);
@@ -223,6 +230,10 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	}
 
 	private record Attempt(@Nullable DefaultLockHandle handle, Duration retryAfter) {
+	}
+
+	/** How many leases the watchdog renews, and how many of its ticks are scheduled. */
+	record RenewalLoad(int leases, int pendingTicks) {
 	}
 
 	/** Configures a {@link DefaultLockService}. */

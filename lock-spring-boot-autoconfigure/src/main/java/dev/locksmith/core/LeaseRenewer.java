@@ -4,8 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -28,8 +27,8 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private final Consumer<DefaultLockHandle> onLost;
 
-	private final ScheduledExecutorService scheduler = Executors
-		.newSingleThreadScheduledExecutor(new DaemonThreadFactory("locksmith-renewal"));
+	private final ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1,
+			new DaemonThreadFactory("locksmith-renewal"));
 
 	private final Set<DefaultLockHandle> leases = ConcurrentHashMap.newKeySet();
 
@@ -42,7 +41,7 @@ final class LeaseRenewer implements AutoCloseable {
 
 	void register(DefaultLockHandle handle) {
 		this.leases.add(handle);
-		tickBy(handle.renewalDueNanos());
+		tickBy(handle.renewalDueNanos(), coalescingWindow(handle));
 	}
 
 	void unregister(DefaultLockHandle handle) {
@@ -54,16 +53,22 @@ final class LeaseRenewer implements AutoCloseable {
 		return this.leases.size();
 	}
 
+	/** How many renewal ticks are scheduled. */
+	int pendingTicks() {
+		return this.scheduler.getQueue().size();
+	}
+
 	@Override
 	public void close() {
 		this.scheduler.shutdownNow();
 	}
 
-	private void tickBy(long dueNanos) {
+	/** Makes sure a tick runs no later than {@code slackNanos} after {@code dueNanos}. */
+	private void tickBy(long dueNanos, long slackNanos) {
 		long scheduled;
 		do {
 			scheduled = this.nextTickNanos.get();
-			if (scheduled - dueNanos <= 0) {
+			if (scheduled - dueNanos <= slackNanos) {
 				return;
 			}
 		}
@@ -79,18 +84,23 @@ final class LeaseRenewer implements AutoCloseable {
 		for (int from = 0; from < due.size(); from += BATCH_SIZE) {
 			renew(due.subList(from, Math.min(due.size(), from + BATCH_SIZE)));
 		}
-		this.leases.stream().mapToLong(DefaultLockHandle::renewalDueNanos).min().ifPresent(this::tickBy);
+		this.leases.stream().mapToLong(DefaultLockHandle::renewalDueNanos).min().ifPresent((earliest) -> tickBy(earliest, 0));
 	}
 
-	/** Leases due now, and those due within the next sixth of their lease, renewed early to share a call. */
+	/** Leases due now, and those due within their coalescing window, renewed early to share a call. */
 	private List<DefaultLockHandle> dueLeases(long now) {
 		List<DefaultLockHandle> due = new ArrayList<>();
 		for (DefaultLockHandle handle : this.leases) {
-			if (handle.renewalDueNanos() - now <= handle.ttl().toNanos() / 6) {
+			if (handle.renewalDueNanos() - now <= coalescingWindow(handle)) {
 				due.add(handle);
 			}
 		}
 		return due;
+	}
+
+	/** How much earlier than due a lease may be renewed: a sixth of it, still well inside its lease. */
+	private static long coalescingWindow(DefaultLockHandle handle) {
+		return handle.ttl().toNanos() / 6;
 	}
 
 	private void renew(List<DefaultLockHandle> batch) {

@@ -25,6 +25,11 @@ public final class LockContext {
 		return (innermost != null) ? Optional.of(innermost.handle) : Optional.empty();
 	}
 
+	/** Every lock held by the running calls on this thread, outermost first. */
+	public static List<LockHandle> held() {
+		return frames.get().stream().map(Frame::handle).toList();
+	}
+
 	/** Whether this thread's running calls already hold every one of {@code keys}. */
 	public static boolean holdsAll(Collection<String> keys) {
 		Deque<Frame> held = frames.get();

@@ -1,0 +1,126 @@
+package dev.locksmith.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import dev.locksmith.redis.RedisLockBackend;
+import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.testing.RedisServer;
+import dev.locksmith.testing.RedisServerExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The renewal watchdog under load: batched calls, and nothing left behind. */
+class LeaseRenewalTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redisServer = new RedisServerExtension();
+
+	private RedisServer redis;
+
+	private LettuceConnectionFactory connections;
+
+	private TimeBoundedLockBackend backend;
+
+	private DefaultLockService locks;
+
+	@BeforeEach
+	void createService() {
+		this.redis = redisServer.server();
+		this.redis.command("FLUSHALL");
+		this.connections = this.redis.connectionFactory();
+		this.backend = new TimeBoundedLockBackend(new RedisLockBackend(this.connections, new RedisLockKeys("lock:")),
+				Duration.ofSeconds(5));
+		this.locks = DefaultLockService.builder(this.backend).build();
+	}
+
+	@AfterEach
+	void closeService() {
+		this.locks.close();
+		this.backend.close();
+		this.connections.destroy();
+	}
+
+	@Test
+	void tenThousandHeldLocksAreRenewedWithAtMostOneCallPerHundredLocks() throws Exception {
+		LockOptions lease = LockOptions.ofTtl(Duration.ofSeconds(3));
+		List<LockHandle> handles = acquireInParallel(10_000, lease);
+		this.redis.resetStats();
+
+		await().atMost(Duration.ofSeconds(30)).until(() -> totalRenewals() >= 20_000);
+		long calls = this.redis.callsOf("evalsha");
+		long renewals = totalRenewals();
+		handles.forEach(LockHandle::close);
+
+		assertThat(calls).as("renewal calls for %d renewals", renewals).isPositive().isLessThanOrEqualTo(renewals / 100);
+		assertThat(this.locks.renewalLoad().leases()).isZero();
+		this.redis.resetStats();
+		await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> this.redis.callsOf("evalsha") == 0);
+	}
+
+	@Test
+	void aHundredThousandAcquireReleaseCyclesLeaveNoRenewalBehind() throws Exception {
+		LockOptions lease = LockOptions.ofTtl(Duration.ofSeconds(30));
+		List<CompletableFuture<Void>> workers = new ArrayList<>();
+		for (int w = 0; w < 8; w++) {
+			int worker = w;
+			workers.add(CompletableFuture.runAsync(() -> {
+				for (int i = 0; i < 12_500; i++) {
+					try (LockHandle handle = tryAcquire("cycle:" + worker + ":" + (i % 50), lease)) {
+						assertThat(handle.isHeld()).isTrue();
+					}
+				}
+			}));
+		}
+		CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(5, TimeUnit.MINUTES);
+
+		assertThat(this.locks.heldLocks()).isEmpty();
+		assertThat(this.locks.renewalLoad().leases()).isZero();
+		assertThat(this.locks.renewalLoad().pendingTicks()).as("at most the next, idle tick").isLessThanOrEqualTo(1);
+		assertThat(this.redis.command("DBSIZE")).as("only fencing counters remain").isEqualTo("400");
+	}
+
+	@Test
+	void aRenewalRacingAReleaseNeverBringsTheLockBack() throws Exception {
+		LockOptions shortLease = LockOptions.ofTtl(Duration.ofMillis(30));
+		for (int i = 0; i < 300; i++) {
+			LockHandle handle = tryAcquire("race", shortLease);
+			await().pollDelay(Duration.ofMillis(i % 20)).until(() -> true);
+			handle.close();
+			assertThat(this.redis.command("EXISTS", "lock:{race}")).as("round %d", i).isEqualTo("0");
+		}
+	}
+
+	private List<LockHandle> acquireInParallel(int count, LockOptions options) {
+		return IntStream.range(0, count)
+			.parallel()
+			.mapToObj((i) -> tryAcquire("held:" + i, options))
+			.toList();
+	}
+
+	private LockHandle tryAcquire(String key, LockOptions options) {
+		try {
+			return this.locks.tryAcquire(key, options).orElseThrow();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private long totalRenewals() {
+		return this.locks.heldLocks().stream().mapToLong(LockInfo::renewals).sum();
+	}
+
+}
