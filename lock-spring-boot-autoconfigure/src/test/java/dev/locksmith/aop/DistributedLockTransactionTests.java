@@ -1,5 +1,6 @@
 package dev.locksmith.aop;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -13,6 +14,7 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerA
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -21,11 +23,16 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration;
 import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
+import dev.locksmith.core.LockContext;
+import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /** The lock wraps {@code @Transactional}: taken before the transaction begins, released after it commits. */
 class DistributedLockTransactionTests {
@@ -36,10 +43,11 @@ class DistributedLockTransactionTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
 				DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
-				JdbcTemplateAutoConfiguration.class, TransactionAutoConfiguration.class, LocksmithAutoConfiguration.class,
+				JdbcTemplateAutoConfiguration.class, TransactionAutoConfiguration.class,
+				TransactionManagerCustomizationAutoConfiguration.class, LocksmithAutoConfiguration.class,
 				LocksmithAopAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + redisServer.server().port(),
-				"spring.datasource.url=jdbc:h2:mem:payments;DB_CLOSE_DELAY=-1")
+				"spring.datasource.generate-unique-name=true")
 		.withBean(Payments.class);
 
 	@Test
@@ -57,6 +65,21 @@ class DistributedLockTransactionTests {
 			assertThat(context.getBean(LockService.class).tryAcquire("payments:p-1", LockOptions.defaults()))
 				.as("released after the commit")
 				.isPresent();
+		});
+	}
+
+	@Test
+	void aTransactionWhoseLeaseIsLostBeforeCommitRollsBack() {
+		this.runner.run((context) -> {
+			JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
+			jdbc.execute("create table payment (id varchar(20) primary key)");
+			Payments payments = context.getBean(Payments.class);
+
+			assertThatExceptionOfType(LockLostException.class)
+				.isThrownBy(() -> payments.payWhileLosingTheLease("p-2",
+						() -> redisServer.server().command("DEL", "lock:{payments:p-2}")))
+				.withMessageContaining("'payments:p-2'");
+			assertThat(jdbc.queryForObject("select count(*) from payment", Integer.class)).isZero();
 		});
 	}
 
@@ -86,6 +109,15 @@ class DistributedLockTransactionTests {
 				}
 
 			});
+		}
+
+		@Transactional
+		@DistributedLock(name = "payments", key = "#id", ttl = "600ms")
+		public void payWhileLosingTheLease(String id, Runnable loseTheLease) {
+			this.jdbc.update("insert into payment (id) values (?)", id);
+			loseTheLease.run();
+			LockHandle handle = LockContext.current().orElseThrow();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !handle.isHeld());
 		}
 
 		public List<String> observations() {
