@@ -76,7 +76,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 		if (handle == null) {
 			return (invocation.getMethod().getReturnType() == Optional.class) ? Optional.empty() : null;
 		}
-		try (handle; LockContext.Scope scope = LockContext.enter(handle, keys)) {
+		try (handle; LockContext.Scope scope = LockContext.enter(handle, keys, definition.method())) {
 			Object result = invocation.proceed();
 			requireHeld(handle);
 			return result;
@@ -96,7 +96,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 			return CompletableFuture.completedFuture(null);
 		}
 		CompletionStage<?> stage;
-		try (LockContext.Scope scope = LockContext.enter(handle, keys)) {
+		try (LockContext.Scope scope = LockContext.enter(handle, keys, definition.method())) {
 			stage = (CompletionStage<?>) invocation.proceed();
 		}
 		catch (Throwable ex) {

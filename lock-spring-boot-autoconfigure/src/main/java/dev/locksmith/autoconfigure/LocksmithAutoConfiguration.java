@@ -13,10 +13,15 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockEventListener;
+import dev.locksmith.core.LockLostEvent;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.core.TimeBoundedLockAdministration;
 import dev.locksmith.core.TimeBoundedLockBackend;
+import dev.locksmith.redis.RedisLockAdministration;
 import dev.locksmith.redis.RedisLockBackend;
 import dev.locksmith.redis.RedisLockKeys;
 import dev.locksmith.redis.RedisReleaseNotifications;
@@ -48,6 +53,14 @@ public final class LocksmithAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	LockAdministration lockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys,
+			LocksmithProperties properties) {
+		return new TimeBoundedLockAdministration(new RedisLockAdministration(connectionFactory, keys),
+				properties.getRedisTimeout());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	@ConditionalOnProperty(name = "locksmith.wait.strategy", havingValue = "pubsub", matchIfMissing = true)
 	RedisReleaseNotifications redisReleaseNotifications(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		return new RedisReleaseNotifications(connectionFactory, keys);
@@ -56,7 +69,8 @@ public final class LocksmithAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(LockService.class)
 	DefaultLockService lockService(LockBackend backend, ObjectProvider<ReleaseNotifications> releaseNotifications,
-			LocksmithProperties properties, ApplicationEventPublisher eventPublisher) {
+			LocksmithProperties properties, ApplicationEventPublisher eventPublisher,
+			ObjectProvider<LockEventListener> listeners) {
 		DefaultLockService.Builder builder = DefaultLockService.builder(backend)
 			.recheckInterval(properties.getWait().getRecheckInterval())
 			.releaseNotifications(releaseNotifications.getIfAvailable())
@@ -65,7 +79,15 @@ public final class LocksmithAutoConfiguration {
 			builder.instanceId(properties.getInstanceId());
 		}
 		DefaultLockService lockService = builder.build();
-		lockService.addLockLostListener(eventPublisher::publishEvent);
+		lockService.addListener(new LockEventListener() {
+
+			@Override
+			public void leaseLost(LockLostEvent event) {
+				eventPublisher.publishEvent(event);
+			}
+
+		});
+		listeners.orderedStream().forEach(lockService::addListener);
 		return lockService;
 	}
 

@@ -1,6 +1,8 @@
 package dev.locksmith.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -38,6 +40,10 @@ public class LocksmithProperties {
 	private final Wait wait = new Wait();
 
 	private final Aspect aspect = new Aspect();
+
+	private final Actuator actuator = new Actuator();
+
+	private final Health health = new Health();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -104,6 +110,14 @@ public class LocksmithProperties {
 
 	public Aspect getAspect() {
 		return this.aspect;
+	}
+
+	public Actuator getActuator() {
+		return this.actuator;
+	}
+
+	public Health getHealth() {
+		return this.health;
 	}
 
 	private static Duration requireAtLeastOneMilli(String property, Duration duration) {
@@ -180,6 +194,74 @@ public class LocksmithProperties {
 		public void setOrder(int order) {
 			this.order = order;
 		}
+
+	}
+
+	/** The {@code locks} Actuator endpoint. */
+	public static class Actuator {
+
+		/** When to show the key part of lock names in the endpoint; otherwise it is masked. */
+		private KeyVisibility showKeys = KeyVisibility.NEVER;
+
+		/** Roles that may see keys with 'when-authorized'; empty means any authenticated user. */
+		private List<String> roles = new ArrayList<>();
+
+		/** Whether DELETE /actuator/locks/{key} may force-release a lock. */
+		private boolean releaseEnabled;
+
+		public KeyVisibility getShowKeys() {
+			return this.showKeys;
+		}
+
+		public void setShowKeys(KeyVisibility showKeys) {
+			this.showKeys = showKeys;
+		}
+
+		public List<String> getRoles() {
+			return this.roles;
+		}
+
+		public void setRoles(List<String> roles) {
+			this.roles = roles;
+		}
+
+		public boolean isReleaseEnabled() {
+			return this.releaseEnabled;
+		}
+
+		public void setReleaseEnabled(boolean releaseEnabled) {
+			this.releaseEnabled = releaseEnabled;
+		}
+
+	}
+
+	/** The {@code locks} health contributor. */
+	public static class Health {
+
+		/** Whether a lease lost since start turns the health DOWN; otherwise it only shows in the details. */
+		private boolean downOnLostLease;
+
+		public boolean isDownOnLostLease() {
+			return this.downOnLostLease;
+		}
+
+		public void setDownOnLostLease(boolean downOnLostLease) {
+			this.downOnLostLease = downOnLostLease;
+		}
+
+	}
+
+	/** When the endpoint shows the key part of lock names, following Spring Boot's show-values model. */
+	public enum KeyVisibility {
+
+		/** Always mask keys. */
+		NEVER,
+
+		/** Show keys to authorized users only. */
+		WHEN_AUTHORIZED,
+
+		/** Always show keys. */
+		ALWAYS
 
 	}
 

@@ -156,7 +156,7 @@ final class DefaultLockHandle implements LockHandle {
 	Stream<LockInfo> toInfos() {
 		return IntStream.range(0, this.keys.size())
 			.mapToObj((i) -> new LockInfo(this.keys.get(i), this.fencingTokens.get(i), this.acquiredAt, this.expiresAt,
-					this.renewals.get(), this.ownerThread));
+					this.renewals.get(), this.ownerThread, LockContext.holderOf(this.keys.get(i))));
 	}
 
 }

@@ -2,7 +2,6 @@ package dev.locksmith.core;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.lang.reflect.UndeclaredThrowableException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
@@ -14,10 +13,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -47,7 +44,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	private final Set<DefaultLockHandle> held = ConcurrentHashMap.newKeySet();
 
-	private final List<Consumer<LockLostEvent>> lostListeners = new CopyOnWriteArrayList<>();
+	private final List<LockEventListener> listeners = new CopyOnWriteArrayList<>();
 
 	private final SecureRandom random = new SecureRandom();
 
@@ -55,7 +52,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		this.backend = builder.backend;
 		this.instanceId = builder.instanceId;
 		this.recheckInterval = builder.recheckInterval;
-		this.renewer = builder.renewal ? new LeaseRenewer(this.backend, this::leaseLost) : null;
+		this.renewer = builder.renewal ? new LeaseRenewer(this.backend, this::leaseLost, this::leasesRenewed) : null;
 		if (builder.releaseNotifications != null) {
 			builder.releaseNotifications.subscribe(this.waitQueues::wakeFirst);
 		}
@@ -83,35 +80,13 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	}
 
 	@Override
-	public <T> T callLocked(String key, LockOptions options, Callable<T> action) {
-		try (LockHandle handle = acquire(key, options);
-				LockContext.Scope scope = LockContext.enter(handle, List.of(key))) {
-			T result = action.call();
-			if (!handle.isHeld()) {
-				throw new LockLostException(key, handle.fencingToken());
-			}
-			return result;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new DistributedLockException("Interrupted while waiting for lock '" + key + "'", ex);
-		}
-		catch (RuntimeException | Error ex) {
-			throw ex;
-		}
-		catch (Exception ex) {
-			throw new UndeclaredThrowableException(ex);
-		}
-	}
-
-	@Override
 	public List<LockInfo> heldLocks() {
 		return this.held.stream().filter(DefaultLockHandle::isActive).flatMap(DefaultLockHandle::toInfos).toList();
 	}
 
-	/** Calls {@code listener} whenever a lease is found lost before its release. */
-	public void addLockLostListener(Consumer<LockLostEvent> listener) {
-		this.lostListeners.add(listener);
+	/** Tells {@code listener} about renewals and lost leases from now on. */
+	public void addListener(LockEventListener listener) {
+		this.listeners.add(listener);
 	}
 
 	/** The id this process writes into every owner token. */
@@ -218,8 +193,12 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		if (handle.markLost()) {
 			forget(handle);
 			LockLostEvent event = new LockLostEvent(handle.key(), handle.fencingToken(), Instant.now());
-			this.lostListeners.forEach((listener) -> listener.accept(event));
+			this.listeners.forEach((listener) -> listener.leaseLost(event));
 		}
+	}
+
+	private void leasesRenewed(int count) {
+		this.listeners.forEach((listener) -> listener.leasesRenewed(count));
 	}
 
 	private void forget(DefaultLockHandle handle) {

@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 import dev.locksmith.core.LockBackend.LeaseExtension;
 
@@ -27,6 +28,8 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private final Consumer<DefaultLockHandle> onLost;
 
+	private final IntConsumer onRenewed;
+
 	private final ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1,
 			new DaemonThreadFactory("locksmith-renewal"));
 
@@ -34,9 +37,10 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private final AtomicLong nextTickNanos = new AtomicLong(Long.MAX_VALUE);
 
-	LeaseRenewer(LockBackend backend, Consumer<DefaultLockHandle> onLost) {
+	LeaseRenewer(LockBackend backend, Consumer<DefaultLockHandle> onLost, IntConsumer onRenewed) {
 		this.backend = backend;
 		this.onLost = onLost;
+		this.onRenewed = onRenewed;
 	}
 
 	void register(DefaultLockHandle handle) {
@@ -118,6 +122,7 @@ final class LeaseRenewer implements AutoCloseable {
 				recordOutcome(handle, !extended.subList(next, next + keys).contains(false), sentAt);
 				next += keys;
 			}
+			this.onRenewed.accept((int) extended.stream().filter(Boolean::booleanValue).count());
 		}
 		catch (DistributedLockException ex) {
 			batch.forEach(this::retryOrGiveUp);

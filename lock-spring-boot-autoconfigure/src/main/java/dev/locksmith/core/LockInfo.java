@@ -2,6 +2,8 @@ package dev.locksmith.core;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A snapshot of one lock held by this process.
  *
@@ -11,8 +13,9 @@ import java.time.Instant;
  * @param expiresAt when the current lease ends unless renewed
  * @param renewals how many times the lease was extended
  * @param ownerThread name of the thread that acquired the lock
+ * @param holder what holds the lock, such as the annotated method, when known
  * @since 0.1.0
  */
 public record LockInfo(String key, long fencingToken, Instant acquiredAt, Instant expiresAt, long renewals,
-		String ownerThread) {
+		String ownerThread, @Nullable String holder) {
 }

@@ -50,7 +50,26 @@ public interface LockService {
 	 * @throws LockBusyException when the lock stayed busy for the whole wait
 	 * @throws LockLostException when the lease was lost while the action ran
 	 */
-	<T> T callLocked(String key, LockOptions options, Callable<T> action);
+	default <T> T callLocked(String key, LockOptions options, Callable<T> action) {
+		try (LockHandle handle = acquire(key, options);
+				LockContext.Scope scope = LockContext.enter(handle, List.of(key), null)) {
+			T result = action.call();
+			if (!handle.isHeld()) {
+				throw new LockLostException(key, handle.fencingToken());
+			}
+			return result;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new DistributedLockException("Interrupted while waiting for lock '" + key + "'", ex);
+		}
+		catch (RuntimeException | Error ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			throw new UndeclaredThrowableException(ex);
+		}
+	}
 
 	/** Runs {@code action} while holding the lock, like {@link #callLocked}. */
 	default void runLocked(String key, LockOptions options, Runnable action) {

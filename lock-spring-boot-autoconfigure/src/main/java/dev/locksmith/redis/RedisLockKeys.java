@@ -27,6 +27,14 @@ public final class RedisLockKeys {
 		return this.prefix + "fence:{" + key + "}";
 	}
 
+	/** The application's key of a Redis lock key, the reverse of {@link #lockKey(String)}. */
+	public String keyOf(String lockKey) {
+		if (!lockKey.startsWith(this.prefix + "{") || !lockKey.endsWith("}")) {
+			throw new IllegalArgumentException("'" + lockKey + "' is not a lock key under prefix '" + this.prefix + "'");
+		}
+		return lockKey.substring(this.prefix.length() + 1, lockKey.length() - 1);
+	}
+
 	/** The pattern that matches every lock key, and no fencing counter. */
 	public String lockKeyPattern() {
 		return this.prefix + "{*";

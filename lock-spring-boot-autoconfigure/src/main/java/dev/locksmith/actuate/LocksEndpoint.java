@@ -1,0 +1,103 @@
+package dev.locksmith.actuate;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.LockAdministration.StoredLock;
+import dev.locksmith.core.LockInfo;
+import dev.locksmith.core.LockService;
+
+/**
+ * The {@code locks} endpoint: the locks this instance holds, or with {@code ?scope=cluster} every
+ * lock in the store. Keys are masked unless {@code locksmith.actuator.show-keys} allows them.
+ *
+ * @since 0.1.0
+ */
+@Endpoint(id = "locks")
+public class LocksEndpoint {
+
+	/** Most locks listed for {@code scope=cluster}. */
+	static final int CLUSTER_LIMIT = 1000;
+
+	private final LockService locks;
+
+	private final LockAdministration administration;
+
+	private final Show showKeys;
+
+	private final Set<String> roles;
+
+	public LocksEndpoint(LockService locks, LockAdministration administration, Show showKeys, Set<String> roles) {
+		this.locks = locks;
+		this.administration = administration;
+		this.showKeys = showKeys;
+		this.roles = roles;
+	}
+
+	@ReadOperation
+	public LocksDescriptor locks(@Nullable String scope, SecurityContext securityContext) {
+		boolean show = this.showKeys.isShown(securityContext, this.roles);
+		if (scope == null || scope.equals("instance")) {
+			return new InstanceLocks("instance",
+					this.locks.heldLocks().stream().map((lock) -> HeldLock.of(lock, show)).toList());
+		}
+		if (scope.equals("cluster")) {
+			List<StoredLock> stored = this.administration.storedLocks(CLUSTER_LIMIT + 1);
+			return new ClusterLocks("cluster", this.administration.storeDescription(),
+					stored.stream().limit(CLUSTER_LIMIT).map((lock) -> ClusterLock.of(lock, show)).toList(),
+					stored.size() > CLUSTER_LIMIT);
+		}
+		throw new InvalidEndpointRequestException("Unknown scope '" + scope + "': use 'instance' or 'cluster'",
+				"Unknown scope: use 'instance' or 'cluster'");
+	}
+
+	protected final LockAdministration administration() {
+		return this.administration;
+	}
+
+	/** What the endpoint returns. */
+	public sealed interface LocksDescriptor permits InstanceLocks, ClusterLocks {
+
+	}
+
+	/** The locks held by this instance. */
+	public record InstanceLocks(String scope, List<HeldLock> locks) implements LocksDescriptor {
+	}
+
+	/** Every lock in the store; {@code truncated} when more than {@value #CLUSTER_LIMIT} exist. */
+	public record ClusterLocks(String scope, String store, List<ClusterLock> locks, boolean truncated)
+			implements LocksDescriptor {
+	}
+
+	/** One lock held by this instance. */
+	public record HeldLock(String name, String key, long fencingToken, Instant acquiredAt, Instant expiresAt,
+			long renewals, String ownerThread, @Nullable String method) {
+
+		static HeldLock of(LockInfo lock, boolean showKey) {
+			return new HeldLock(KeyMasking.nameOf(lock.key()), KeyMasking.mask(lock.key(), showKey),
+					lock.fencingToken(), lock.acquiredAt(), lock.expiresAt(), lock.renewals(), lock.ownerThread(),
+					lock.holder());
+		}
+
+	}
+
+	/** One lock in the store. */
+	public record ClusterLock(String name, String key, long remainingTtlMillis, String holderInstance) {
+
+		static ClusterLock of(StoredLock lock, boolean showKey) {
+			return new ClusterLock(KeyMasking.nameOf(lock.key()), KeyMasking.mask(lock.key(), showKey),
+					lock.remainingTtl().toMillis(), lock.holderInstance());
+		}
+
+	}
+
+}

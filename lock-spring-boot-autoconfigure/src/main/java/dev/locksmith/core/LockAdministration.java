@@ -1,0 +1,40 @@
+package dev.locksmith.core;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * SPI for operators: what the lock store holds for every instance, forced release, and a liveness
+ * check. Implementations throw {@link LockUnavailableException} when the store cannot be reached.
+ *
+ * @since 0.1.0
+ */
+public interface LockAdministration {
+
+	/** A short name of the store and its mode, such as {@code redis-standalone}. */
+	String storeDescription();
+
+	/** Answers when the store can serve locks; throws {@link LockUnavailableException} otherwise. */
+	void ping();
+
+	/** The locks held in the store by any instance, at most {@code limit} of them. */
+	List<StoredLock> storedLocks(int limit);
+
+	/**
+	 * Deletes the lock whatever its owner, and wakes its waiters. The fencing counter is kept, so
+	 * the evicted holder's writes stay rejected by fenced resources.
+	 * @return whether a lock was deleted
+	 */
+	boolean forceRelease(String key);
+
+	/**
+	 * One lock as the store holds it.
+	 *
+	 * @param key the lock key
+	 * @param remainingTtl how long until the lease ends
+	 * @param holderInstance the id of the instance that holds it
+	 */
+	record StoredLock(String key, Duration remainingTtl, String holderInstance) {
+	}
+
+}

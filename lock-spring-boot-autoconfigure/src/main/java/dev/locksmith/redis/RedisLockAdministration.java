@@ -1,0 +1,111 @@
+package dev.locksmith.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.Cursor;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.LockUnavailableException;
+
+/**
+ * {@link LockAdministration} on Redis: finds locks with {@code SCAN} on the key prefix (never
+ * {@code KEYS}), reads who holds them from their owner tokens, and force-releases with a script.
+ *
+ * @since 0.1.0
+ */
+public final class RedisLockAdministration implements LockAdministration {
+
+	private static final RedisScript<Long> FORCE_RELEASE = RedisScript
+		.of(new ClassPathResource("dev/locksmith/redis/force-release.lua"), Long.class);
+
+	private final StringRedisTemplate redis;
+
+	private final RedisLockKeys keys;
+
+	private volatile String storeDescription = "redis";
+
+	public RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
+		this.redis = new StringRedisTemplate(connectionFactory);
+		this.keys = keys;
+	}
+
+	@Override
+	public String storeDescription() {
+		return this.storeDescription;
+	}
+
+	@Override
+	public void ping() {
+		call(() -> this.redis.execute((RedisCallback<String>) (connection) -> {
+			this.storeDescription = (connection instanceof RedisClusterConnection) ? "redis-cluster" : "redis-standalone";
+			return connection.ping();
+		}));
+	}
+
+	@Override
+	public List<StoredLock> storedLocks(int limit) {
+		return call(() -> {
+			List<String> lockKeys = new ArrayList<>();
+			ScanOptions pattern = ScanOptions.scanOptions().match(this.keys.lockKeyPattern()).count(500).build();
+			try (Cursor<String> cursor = this.redis.scan(pattern)) {
+				while (cursor.hasNext() && lockKeys.size() < limit) {
+					lockKeys.add(cursor.next());
+				}
+			}
+			return describe(lockKeys);
+		});
+	}
+
+	@Override
+	public boolean forceRelease(String key) {
+		Long released = call(() -> this.redis.execute(FORCE_RELEASE, List.of(this.keys.lockKey(key)),
+				this.keys.releaseChannel(), key));
+		return released != null && released == 1L;
+	}
+
+	private List<StoredLock> describe(List<String> lockKeys) {
+		List<Object> ownersAndTtls = this.redis.executePipelined((RedisCallback<Object>) (connection) -> {
+			for (String lockKey : lockKeys) {
+				byte[] rawKey = this.redis.getStringSerializer().serialize(lockKey);
+				connection.stringCommands().get(rawKey);
+				connection.keyCommands().pTtl(rawKey);
+			}
+			return null;
+		});
+		List<StoredLock> locks = new ArrayList<>(lockKeys.size());
+		for (int i = 0; i < lockKeys.size(); i++) {
+			Object owner = ownersAndTtls.get(2 * i);
+			Object ttl = ownersAndTtls.get(2 * i + 1);
+			if (owner != null && ttl instanceof Long millis && millis > 0) {
+				locks.add(new StoredLock(this.keys.keyOf(lockKeys.get(i)), Duration.ofMillis(millis),
+						instanceOf(owner.toString())));
+			}
+		}
+		return locks;
+	}
+
+	private static String instanceOf(String ownerToken) {
+		int separator = ownerToken.lastIndexOf(':');
+		return (separator > 0) ? ownerToken.substring(0, separator) : ownerToken;
+	}
+
+	private static <T> T call(java.util.function.Supplier<T> command) {
+		try {
+			return command.get();
+		}
+		catch (DataAccessException ex) {
+			throw new LockUnavailableException("Redis failed: " + ex.getMessage(), ex);
+		}
+	}
+
+}
