@@ -6,7 +6,6 @@ import java.util.Set;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
@@ -33,15 +32,15 @@ public class ReleasingLocksEndpoint extends LocksEndpoint {
 		super(locks, administration, showKeys, roles);
 	}
 
-	/** Deletes the lock of {@code key} whatever its owner; answers 404 when there was none. */
+	/** Deletes the lock of {@code key} whatever its owner, and says whether there was one. */
 	@DeleteOperation
-	public @Nullable Map<String, Object> release(@Selector String key, SecurityContext securityContext) {
+	public Map<String, Object> release(@Selector String key, SecurityContext securityContext) {
 		Principal principal = securityContext.getPrincipal();
 		String who = (principal != null) ? principal.getName() : "an anonymous caller";
 		boolean released = administration().forceRelease(key);
 		logger.warn("Forced release of lock '" + key + "' requested by " + who + " through the locks endpoint: "
 				+ (released ? "released" : "no such lock"));
-		return released ? Map.of("key", key, "released", true) : null;
+		return Map.of("key", key, "released", released);
 	}
 
 }

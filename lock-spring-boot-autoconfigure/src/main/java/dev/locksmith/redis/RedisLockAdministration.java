@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.RedisCallback;
@@ -32,24 +34,39 @@ public final class RedisLockAdministration implements LockAdministration {
 
 	private final RedisLockKeys keys;
 
-	private volatile String storeDescription = "redis";
+	private volatile @Nullable String storeDescription;
 
 	public RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.keys = keys;
 	}
 
+	/** {@code redis-cluster} or {@code redis-standalone} once a connection was made, {@code redis} before. */
 	@Override
 	public String storeDescription() {
-		return this.storeDescription;
+		String description = this.storeDescription;
+		if (description == null) {
+			try {
+				description = this.redis.execute((RedisCallback<String>) RedisLockAdministration::describe);
+				this.storeDescription = description;
+			}
+			catch (DataAccessException ex) {
+				return "redis";
+			}
+		}
+		return (description != null) ? description : "redis";
 	}
 
 	@Override
 	public void ping() {
 		call(() -> this.redis.execute((RedisCallback<String>) (connection) -> {
-			this.storeDescription = (connection instanceof RedisClusterConnection) ? "redis-cluster" : "redis-standalone";
+			this.storeDescription = describe(connection);
 			return connection.ping();
 		}));
+	}
+
+	private static String describe(RedisConnection connection) {
+		return (connection instanceof RedisClusterConnection) ? "redis-cluster" : "redis-standalone";
 	}
 
 	@Override

@@ -2,15 +2,15 @@ package dev.locksmith.sample;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
-/** Starts the sample service, with an embedded Redis when none is configured. */
+/** A small wallet service whose balances stay exact however many instances serve it. */
 @SpringBootApplication
+@EnableScheduling
 public class SampleApplication {
 
 	public static void main(String[] args) {
-		SpringApplication application = new SpringApplication(SampleApplication.class);
-		application.addListeners(new EmbeddedRedisStarter());
-		application.run(args);
+		SpringApplication.run(SampleApplication.class, args);
 	}
 
 }

@@ -3,37 +3,37 @@ package dev.locksmith.sample;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.web.client.RestClient;
 
 import dev.locksmith.testing.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The sample starts with one command: no Redis configured, it runs its own and serves locked jobs. */
+/** The sample starts with one command: no Redis configured, it runs its own and stops it on shutdown. */
 class SampleApplicationTests {
 
 	@Test
-	void startsAnEmbeddedRedisWhenNoneIsConfiguredAndRunsJobsUnderALock() {
+	void startsAnEmbeddedRedisWhenNoneIsConfiguredAndStopsItOnShutdown() {
 		int port = RedisServer.freePort();
-		SpringApplication application = new SpringApplication(SampleApplication.class);
-		application.addListeners(new EmbeddedRedisStarter());
-		try (ConfigurableApplicationContext context = application.run("--server.port=0",
-				"--" + EmbeddedRedisStarter.PORT_PROPERTY + "=" + port)) {
+		try (SampleInstance sample = SampleInstance.start("sample.embedded-redis.port=" + port,
+				"spring.datasource.url=jdbc:h2:mem:embedded-redis-test")) {
 			assertThat(RedisServer.answersOn(port)).isTrue();
-			int httpPort = ((WebServerApplicationContext) context).getWebServer().getPort();
-			RestClient http = RestClient.create("http://127.0.0.1:" + httpPort);
 
-			Map<?, ?> first = http.post().uri("/jobs/report/run").retrieve().body(Map.class);
-			Map<?, ?> second = http.post().uri("/jobs/report/run").retrieve().body(Map.class);
-
-			assertThat(first.get("job")).isEqualTo("report");
-			assertThat(((Number) second.get("fencingToken")).longValue())
-				.isGreaterThan(((Number) first.get("fencingToken")).longValue());
+			Map<?, ?> account = sample.http().post().uri("/accounts/alice/deposit?cents=5").retrieve().body(Map.class);
+			assertThat(account.get("balance")).isEqualTo(10005);
+			assertThat(((Number) account.get("fence")).longValue()).isPositive();
 		}
 		assertThat(RedisServer.answersOn(port)).as("the embedded Redis stops with the app").isFalse();
+	}
+
+	@Test
+	void usesTheRedisAlreadyRunningOnTheEmbeddedPort() {
+		try (RedisServer shared = RedisServer.start();
+				SampleInstance sample = SampleInstance.start("sample.embedded-redis.port=" + shared.port(),
+						"spring.datasource.url=jdbc:h2:mem:shared-redis-test")) {
+			sample.http().post().uri("/accounts/bob/deposit?cents=1").retrieve().toBodilessEntity();
+
+			assertThat(shared.command("EXISTS", "lock:fence:{account:bob}")).isEqualTo("1");
+		}
 	}
 
 }

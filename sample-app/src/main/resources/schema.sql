@@ -1,0 +1,5 @@
+CREATE TABLE IF NOT EXISTS account (
+    id      VARCHAR(64) PRIMARY KEY,
+    balance BIGINT NOT NULL,
+    fence   BIGINT NOT NULL DEFAULT 0
+);

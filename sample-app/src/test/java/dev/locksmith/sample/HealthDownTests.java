@@ -1,0 +1,34 @@
+package dev.locksmith.sample;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.http.ResponseEntity;
+
+import dev.locksmith.testing.RedisServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The locks health turns DOWN over HTTP when Redis stops answering. */
+class HealthDownTests {
+
+	@Test
+	void healthIsDownWhileRedisIsStopped() {
+		try (RedisServer redis = RedisServer.start();
+				SampleInstance sample = SampleInstance.start("spring.data.redis.port=" + redis.port(),
+						"spring.datasource.url=jdbc:h2:mem:health-down", "locksmith.redis-timeout=500ms")) {
+			assertThat(health(sample).getStatusCode().value()).isEqualTo(200);
+			redis.stop();
+
+			ResponseEntity<Map> down = health(sample);
+			assertThat(down.getStatusCode().value()).isEqualTo(503);
+			Map<?, ?> locks = (Map<?, ?>) ((Map<?, ?>) down.getBody().get("components")).get("locks");
+			assertThat(locks.get("status")).isEqualTo("DOWN");
+		}
+	}
+
+	private static ResponseEntity<Map> health(SampleInstance sample) {
+		return sample.http().get().uri("/actuator/health").retrieve().toEntity(Map.class);
+	}
+
+}
