@@ -102,6 +102,35 @@ class LeaseRenewalTests {
 		}
 	}
 
+	@Test
+	void renewalRetriesWhileRedisIsSilentAndDeclaresTheLeaseLostWhenItRunsOut() throws Exception {
+		List<LockLostEvent> lost = new java.util.concurrent.CopyOnWriteArrayList<>();
+		this.locks.addListener(new LockEventListener() {
+
+			@Override
+			public void leaseLost(LockLostEvent event) {
+				lost.add(event);
+			}
+
+		});
+		LockHandle shortOutage = tryAcquire("short-outage", LockOptions.ofTtl(Duration.ofSeconds(3)));
+		LockHandle longOutage = tryAcquire("long-outage", LockOptions.ofTtl(Duration.ofMillis(900)));
+		this.redis.pause();
+		try {
+			await().atMost(Duration.ofSeconds(10)).until(() -> !longOutage.isHeld());
+		}
+		finally {
+			this.redis.resume();
+		}
+
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(lost).extracting(LockLostEvent::key).containsExactly("long-outage"));
+		assertThat(shortOutage.isHeld()).as("renewed once Redis answered again").isTrue();
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(this.locks.heldLocks()).singleElement()
+				.satisfies((lock) -> assertThat(lock.renewals()).isPositive()));
+	}
+
 	private List<LockHandle> acquireInParallel(int count, LockOptions options) {
 		return IntStream.range(0, count)
 			.parallel()
