@@ -48,7 +48,6 @@ class LocksmithActuatorAutoConfigurationTests {
 	@BeforeEach
 	void configure() {
 		this.redis = redisServer.server();
-		this.redis.command("FLUSHALL");
 		this.runner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LocksmithAutoConfiguration.class,
 					LocksmithActuatorAutoConfiguration.class))

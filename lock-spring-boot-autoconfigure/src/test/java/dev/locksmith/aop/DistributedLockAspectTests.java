@@ -59,7 +59,6 @@ class DistributedLockAspectTests {
 	@BeforeEach
 	void configure() {
 		this.redis = redisServer.server();
-		this.redis.command("FLUSHALL");
 		this.runner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
 					LocksmithAutoConfiguration.class, LocksmithAopAutoConfiguration.class))

@@ -38,7 +38,6 @@ class LeaseRenewalTests {
 	@BeforeEach
 	void createService() {
 		this.redis = redisServer.server();
-		this.redis.command("FLUSHALL");
 		this.connections = this.redis.connectionFactory();
 		this.backend = new TimeBoundedLockBackend(new RedisLockBackend(this.connections, new RedisLockKeys("lock:")),
 				Duration.ofSeconds(5));

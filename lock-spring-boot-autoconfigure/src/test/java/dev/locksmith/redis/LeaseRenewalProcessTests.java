@@ -47,7 +47,6 @@ class LeaseRenewalProcessTests {
 	@BeforeEach
 	void connect() {
 		this.redis = redisServer.server();
-		this.redis.command("FLUSHALL");
 		this.connections = this.redis.connectionFactory();
 		this.locks = DefaultLockService
 			.builder(new TimeBoundedLockBackend(new RedisLockBackend(this.connections, new RedisLockKeys("lock:")),

@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,11 +47,6 @@ class RedisLockServiceTests extends LockServiceContractTests {
 	@BeforeAll
 	static void findRedis() {
 		redis = redisServer.server();
-	}
-
-	@BeforeEach
-	void emptyRedis() {
-		redis.command("FLUSHALL");
 	}
 
 	@AfterEach
