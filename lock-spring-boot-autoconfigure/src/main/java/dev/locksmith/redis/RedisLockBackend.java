@@ -17,7 +17,9 @@ import dev.locksmith.core.LockUnavailableException;
 /**
  * {@link LockBackend} on one Redis deployment (standalone, Sentinel or Cluster) through Spring Data
  * Redis. Each operation is one Lua script; Spring's script executor re-sends a script that the
- * server forgot ({@code NOSCRIPT}).
+ * server forgot ({@code NOSCRIPT}). On a cluster, an operation on keys of several hash slots runs
+ * one script per slot; several locks spanning slots are taken slot by slot and given back when a
+ * later slot is busy, so the grant stays all or nothing.
  *
  * @since 0.1.0
  */
@@ -37,13 +39,61 @@ public final class RedisLockBackend implements LockBackend {
 
 	private final RedisLockKeys keys;
 
+	private final HashSlotPartitioner slots;
+
 	public RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.keys = keys;
+		this.slots = new HashSlotPartitioner(this.redis);
 	}
 
 	@Override
 	public AcquireResult tryAcquire(List<String> keys, String ownerToken, Duration ttl) {
+		List<List<Integer>> groups = this.slots.partition(keys.stream().map(this.keys::lockKey).toList());
+		if (groups.size() == 1) {
+			return acquireInOneSlot(keys, ownerToken, ttl);
+		}
+		Long[] fencingTokens = new Long[keys.size()];
+		List<String> acquired = new ArrayList<>();
+		for (List<Integer> group : groups) {
+			List<String> slotKeys = group.stream().map(keys::get).toList();
+			AcquireResult result = acquireInOneSlot(slotKeys, ownerToken, ttl);
+			if (!result.acquired()) {
+				if (!acquired.isEmpty()) {
+					release(acquired, ownerToken);
+				}
+				return result;
+			}
+			acquired.addAll(slotKeys);
+			for (int i = 0; i < group.size(); i++) {
+				fencingTokens[group.get(i)] = result.fencingTokens().get(i);
+			}
+		}
+		return AcquireResult.granted(List.of(fencingTokens));
+	}
+
+	@Override
+	public int release(List<String> keys, String ownerToken) {
+		int released = 0;
+		for (List<Integer> group : this.slots.partition(keys.stream().map(this.keys::lockKey).toList())) {
+			released += releaseInOneSlot(group.stream().map(keys::get).toList(), ownerToken);
+		}
+		return released;
+	}
+
+	@Override
+	public List<Boolean> extend(List<LeaseExtension> leases) {
+		Boolean[] extended = new Boolean[leases.size()];
+		for (List<Integer> group : this.slots.partition(leases.stream().map((lease) -> this.keys.lockKey(lease.key())).toList())) {
+			List<Boolean> results = extendInOneSlot(group.stream().map(leases::get).toList());
+			for (int i = 0; i < group.size(); i++) {
+				extended[group.get(i)] = results.get(i);
+			}
+		}
+		return List.of(extended);
+	}
+
+	private AcquireResult acquireInOneSlot(List<String> keys, String ownerToken, Duration ttl) {
 		List<String> redisKeys = new ArrayList<>(keys.size() * 2);
 		keys.stream().map(this.keys::lockKey).forEach(redisKeys::add);
 		keys.stream().map(this.keys::fenceKey).forEach(redisKeys::add);
@@ -56,8 +106,7 @@ public final class RedisLockBackend implements LockBackend {
 		return AcquireResult.busy(busyKey, Duration.ofMillis(Math.max(0, (Long) result.get(2))));
 	}
 
-	@Override
-	public int release(List<String> keys, String ownerToken) {
+	private int releaseInOneSlot(List<String> keys, String ownerToken) {
 		List<String> args = new ArrayList<>(keys.size() + 2);
 		args.add(ownerToken);
 		args.add(this.keys.releaseChannel());
@@ -67,8 +116,7 @@ public final class RedisLockBackend implements LockBackend {
 		return released.intValue();
 	}
 
-	@Override
-	public List<Boolean> extend(List<LeaseExtension> leases) {
+	private List<Boolean> extendInOneSlot(List<LeaseExtension> leases) {
 		List<String> lockKeys = new ArrayList<>(leases.size());
 		List<String> args = new ArrayList<>(leases.size() * 2);
 		for (LeaseExtension lease : leases) {

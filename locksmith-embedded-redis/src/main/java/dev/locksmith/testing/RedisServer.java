@@ -6,7 +6,9 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -27,10 +29,13 @@ public final class RedisServer implements AutoCloseable {
 
 	private final int port;
 
+	private final List<String> extraArguments;
+
 	private Process process;
 
-	private RedisServer(int port) {
+	private RedisServer(int port, List<String> extraArguments) {
 		this.port = port;
+		this.extraArguments = extraArguments;
 	}
 
 	/** Starts a server on a free port. */
@@ -38,9 +43,9 @@ public final class RedisServer implements AutoCloseable {
 		return startOn(freePort());
 	}
 
-	/** Starts a server on {@code port}. */
-	public static RedisServer startOn(int port) {
-		RedisServer server = new RedisServer(port);
+	/** Starts a server on {@code port}, with extra {@code redis-server} arguments such as {@code --cluster-enabled yes}. */
+	public static RedisServer startOn(int port, String... extraArguments) {
+		RedisServer server = new RedisServer(port, List.of(extraArguments));
 		server.launch();
 		return server;
 	}
@@ -51,6 +56,16 @@ public final class RedisServer implements AutoCloseable {
 			return "PONG".equals(RespClient.call(port, 500, "PING"));
 		}
 		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	/** Whether nothing listens on the loopback {@code port} right now. */
+	static boolean isFree(int port) {
+		try (ServerSocket socket = new ServerSocket(port)) {
+			return true;
+		}
+		catch (IOException ex) {
 			return false;
 		}
 	}
@@ -154,9 +169,11 @@ public final class RedisServer implements AutoCloseable {
 	private void launch() {
 		try {
 			Path dir = Files.createTempDirectory("locksmith-redis-");
-			this.process = new ProcessBuilder(RedisBinary.get().toString(), "--port", Integer.toString(this.port),
-					"--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString())
-				.redirectErrorStream(true)
+			List<String> command = new ArrayList<>(List.of(RedisBinary.get().toString(), "--port",
+					Integer.toString(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
+					dir.toString()));
+			command.addAll(this.extraArguments);
+			this.process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(dir.resolve("redis.log").toFile())
 				.start();
 		}
