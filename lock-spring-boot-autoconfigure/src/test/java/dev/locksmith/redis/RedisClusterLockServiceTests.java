@@ -1,11 +1,9 @@
 package dev.locksmith.redis;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -13,26 +11,19 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockInfo;
 import dev.locksmith.core.LockOptions;
-import dev.locksmith.core.LockServiceContractTests;
-import dev.locksmith.core.TimeBoundedLockBackend;
 import dev.locksmith.testing.RedisCluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The lock contract on a real three-node Redis Cluster, where keys of one operation span hash slots. */
-class RedisClusterLockServiceTests extends LockServiceContractTests {
-
-	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
+class RedisClusterLockServiceTests extends RedisLockServiceContractTests {
 
 	private static RedisCluster cluster;
-
-	private final List<AutoCloseable> resources = new ArrayList<>();
 
 	@BeforeAll
 	static void startCluster() {
@@ -49,23 +40,9 @@ class RedisClusterLockServiceTests extends LockServiceContractTests {
 		cluster.nodes().forEach((node) -> node.command("FLUSHALL"));
 	}
 
-	@AfterEach
-	void closeConnections() throws Exception {
-		for (AutoCloseable resource : this.resources) {
-			resource.close();
-		}
-	}
-
 	@Override
-	protected DefaultLockService.Builder newServiceBuilder() {
-		LettuceConnectionFactory connections = cluster.connectionFactory();
-		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
-		TimeBoundedLockBackend backend = new TimeBoundedLockBackend(new RedisLockBackend(connections, KEYS),
-				Duration.ofSeconds(2));
-		this.resources.add(backend);
-		this.resources.add(notifications::destroy);
-		this.resources.add(connections::destroy);
-		return DefaultLockService.builder(backend).releaseNotifications(notifications);
+	protected LettuceConnectionFactory connect() {
+		return cluster.connectionFactory();
 	}
 
 	@Test
@@ -89,8 +66,7 @@ class RedisClusterLockServiceTests extends LockServiceContractTests {
 		for (String key : keys) {
 			this.locks.tryAcquire(key, LockOptions.ofTtl(LONG)).orElseThrow();
 		}
-		LettuceConnectionFactory connections = cluster.connectionFactory();
-		this.resources.add(connections::destroy);
+		LettuceConnectionFactory connections = connectForTest();
 		RedisLockAdministration administration = new RedisLockAdministration(connections, KEYS);
 
 		assertThat(administration.storedLocks(100)).extracting(LockAdministration.StoredLock::key)
@@ -105,8 +81,7 @@ class RedisClusterLockServiceTests extends LockServiceContractTests {
 		LockHandle busy = newService().tryAcquire("f", LockOptions.ofTtl(LONG)).orElseThrow();
 
 		assertThat(this.locks.tryAcquireAll(List.of("a", "b", "c", "d", "e", "f"), LockOptions.ofTtl(LONG))).isEmpty();
-		LettuceConnectionFactory connections = cluster.connectionFactory();
-		this.resources.add(connections::destroy);
+		LettuceConnectionFactory connections = connectForTest();
 		StringRedisTemplate redis = new StringRedisTemplate(connections);
 		assertThat(List.of("a", "b", "c", "d", "e")).as("no lock left behind")
 			.noneMatch((key) -> Boolean.TRUE.equals(redis.hasKey(KEYS.lockKey(key))));

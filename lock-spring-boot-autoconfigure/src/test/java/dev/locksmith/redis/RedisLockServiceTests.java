@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,9 +18,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
-import dev.locksmith.core.LockServiceContractTests;
 import dev.locksmith.core.LockUnavailableException;
-import dev.locksmith.core.TimeBoundedLockBackend;
 import dev.locksmith.testing.CommandMonitor;
 import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
@@ -31,41 +28,21 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /** The lock contract and the Redis-specific guarantees, against a real {@code redis-server}. */
-class RedisLockServiceTests extends LockServiceContractTests {
-
-	private static final Duration REDIS_TIMEOUT = Duration.ofMillis(500);
-
-	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
+class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	@RegisterExtension
 	static final RedisServerExtension redisServer = new RedisServerExtension();
 
 	private static RedisServer redis;
 
-	private final List<AutoCloseable> resources = new ArrayList<>();
-
 	@BeforeAll
 	static void findRedis() {
 		redis = redisServer.server();
 	}
 
-	@AfterEach
-	void closeConnections() throws Exception {
-		for (AutoCloseable resource : this.resources) {
-			resource.close();
-		}
-	}
-
 	@Override
-	protected DefaultLockService.Builder newServiceBuilder() {
-		LettuceConnectionFactory connections = redis.connectionFactory();
-		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
-		TimeBoundedLockBackend backend = new TimeBoundedLockBackend(new RedisLockBackend(connections, KEYS),
-				REDIS_TIMEOUT);
-		this.resources.add(backend);
-		this.resources.add(notifications::destroy);
-		this.resources.add(connections::destroy);
-		return DefaultLockService.builder(backend).releaseNotifications(notifications);
+	protected LettuceConnectionFactory connect() {
+		return redis.connectionFactory();
 	}
 
 	@Test
