@@ -2,9 +2,12 @@ package dev.locksmith.aop;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -13,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -22,6 +26,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
 
 import dev.locksmith.aop.LockedServices.Accounts;
 import dev.locksmith.aop.LockedServices.AccountsImpl;
@@ -34,6 +39,7 @@ import dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration;
 import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
 import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockInfo;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.testing.CommandMonitor;
@@ -197,6 +203,22 @@ class DistributedLockAspectTests {
 	}
 
 	@Test
+	void aMonoSubscribedOnANonBlockingThreadAcquiresOnABlockingFriendlyOne() {
+		this.runner.withBean(AcquiringThreads.class).run((context) -> {
+			Shop shop = context.getBean(Shop.class);
+
+			String result = shop.reactive("3", Mono.just("done"))
+				.subscribeOn(Schedulers.parallel())
+				.block(Duration.ofSeconds(10));
+
+			assertThat(result).isEqualTo("done");
+			assertThat(context.getBean(AcquiringThreads.class).names).singleElement()
+				.asString()
+				.startsWith("boundedElastic-");
+		});
+	}
+
+	@Test
 	void aMonoIsNotLockedUntilSubscribed() {
 		this.runner.run((context) -> {
 			Mono<String> notSubscribed = context.getBean(Shop.class).reactive("2", Mono.just("x"));
@@ -261,13 +283,47 @@ class DistributedLockAspectTests {
 		return context.getBean(LockService.class);
 	}
 
-	private static <T> T call(java.util.concurrent.Callable<T> action) {
+	private static <T> T call(Callable<T> action) {
 		try {
 			return action.call();
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/** Records the threads on which locks are acquired, by wrapping the application's lock service. */
+	static class AcquiringThreads implements BeanPostProcessor {
+
+		final List<String> names = new CopyOnWriteArrayList<>();
+
+		@Override
+		public Object postProcessAfterInitialization(Object bean, String beanName) {
+			if (!(bean instanceof LockService locks)) {
+				return bean;
+			}
+			return new LockService() {
+
+				@Override
+				public Optional<LockHandle> tryAcquire(String key, LockOptions options) throws InterruptedException {
+					return tryAcquireAll(List.of(key), options);
+				}
+
+				@Override
+				public Optional<LockHandle> tryAcquireAll(Collection<String> keys, LockOptions options)
+						throws InterruptedException {
+					AcquiringThreads.this.names.add(Thread.currentThread().getName());
+					return locks.tryAcquireAll(keys, options);
+				}
+
+				@Override
+				public List<LockInfo> heldLocks() {
+					return locks.heldLocks();
+				}
+
+			};
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
