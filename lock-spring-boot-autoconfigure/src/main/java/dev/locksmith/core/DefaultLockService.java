@@ -193,12 +193,24 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		if (handle.markLost()) {
 			forget(handle);
 			LockLostEvent event = new LockLostEvent(handle.key(), handle.fencingToken(), Instant.now());
-			this.listeners.forEach((listener) -> listener.leaseLost(event));
+			logger.log(Level.WARNING, "Lost the lease of lock '" + handle.key() + "' (fencing token "
+					+ handle.fencingToken() + ") before its release");
+			this.listeners.forEach((listener) -> notify(listener, () -> listener.leaseLost(event)));
 		}
 	}
 
 	private void leasesRenewed(int count) {
-		this.listeners.forEach((listener) -> listener.leasesRenewed(count));
+		this.listeners.forEach((listener) -> notify(listener, () -> listener.leasesRenewed(count)));
+	}
+
+	/** Calls one listener; a failing listener is logged and does not stop the engine or the others. */
+	private static void notify(LockEventListener listener, Runnable call) {
+		try {
+			call.run();
+		}
+		catch (RuntimeException ex) {
+			logger.log(Level.WARNING, "Lock event listener " + listener + " failed", ex);
+		}
 	}
 
 	private void forget(DefaultLockHandle handle) {

@@ -1,5 +1,7 @@
 package dev.locksmith.core;
 
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -21,6 +23,8 @@ final class LeaseRenewer implements AutoCloseable {
 
 	/** Most leases renewed by one store call. */
 	static final int BATCH_SIZE = 500;
+
+	private static final Logger logger = System.getLogger(LeaseRenewer.class.getName());
 
 	private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
@@ -84,11 +88,18 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private void tick() {
 		this.nextTickNanos.set(Long.MAX_VALUE);
-		List<DefaultLockHandle> due = dueLeases(System.nanoTime());
-		for (int from = 0; from < due.size(); from += BATCH_SIZE) {
-			renew(due.subList(from, Math.min(due.size(), from + BATCH_SIZE)));
+		try {
+			List<DefaultLockHandle> due = dueLeases(System.nanoTime());
+			for (int from = 0; from < due.size(); from += BATCH_SIZE) {
+				renew(due.subList(from, Math.min(due.size(), from + BATCH_SIZE)));
+			}
 		}
-		this.leases.stream().mapToLong(DefaultLockHandle::renewalDueNanos).min().ifPresent((earliest) -> tickBy(earliest, 0));
+		finally {
+			this.leases.stream()
+				.mapToLong(DefaultLockHandle::renewalDueNanos)
+				.min()
+				.ifPresent((earliest) -> tickBy(earliest, 0));
+		}
 	}
 
 	/** Leases due now, and those due within their coalescing window, renewed early to share a call. */
@@ -124,7 +135,8 @@ final class LeaseRenewer implements AutoCloseable {
 			}
 			this.onRenewed.accept((int) extended.stream().filter(Boolean::booleanValue).count());
 		}
-		catch (DistributedLockException ex) {
+		catch (RuntimeException ex) {
+			logger.log(Level.WARNING, "Could not renew " + batch.size() + " leases; retrying while they last", ex);
 			batch.forEach(this::retryOrGiveUp);
 		}
 	}

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -103,7 +104,7 @@ class LeaseRenewalTests {
 
 	@Test
 	void renewalRetriesWhileRedisIsSilentAndDeclaresTheLeaseLostWhenItRunsOut() throws Exception {
-		List<LockLostEvent> lost = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
 		this.locks.addListener(new LockEventListener() {
 
 			@Override
@@ -128,6 +129,40 @@ class LeaseRenewalTests {
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(this.locks.heldLocks()).singleElement()
 				.satisfies((lock) -> assertThat(lock.renewals()).isPositive()));
+	}
+
+	@Test
+	void aFailingListenerStopsNeitherRenewalNorTheOtherListeners() throws Exception {
+		List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+		this.locks.addListener(new LockEventListener() {
+
+			@Override
+			public void leaseLost(LockLostEvent event) {
+				throw new IllegalStateException("listener bug");
+			}
+
+			@Override
+			public void leasesRenewed(int count) {
+				throw new IllegalStateException("listener bug");
+			}
+
+		});
+		this.locks.addListener(new LockEventListener() {
+
+			@Override
+			public void leaseLost(LockLostEvent event) {
+				lost.add(event);
+			}
+
+		});
+		LockHandle kept = tryAcquire("kept", LockOptions.ofTtl(Duration.ofMillis(600)));
+		tryAcquire("taken", LockOptions.ofTtl(Duration.ofMillis(600)));
+		this.redis.command("DEL", "lock:{taken}");
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> lost.size() == 1);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.locks.heldLocks().stream().allMatch((lock) -> lock.renewals() >= 3));
+		assertThat(kept.isHeld()).isTrue();
 	}
 
 	private List<LockHandle> acquireInParallel(int count, LockOptions options) {
