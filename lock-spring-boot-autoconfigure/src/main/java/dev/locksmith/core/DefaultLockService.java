@@ -136,10 +136,10 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return (lease > 0) ? Math.min(lease, recheck) : recheck;
 	}
 
-	private Attempt attempt(List<String> keys, LockOptions options) {
+	private Attempt attempt(List<String> keys, LockOptions options) throws InterruptedException {
 		String ownerToken = nextOwnerToken();
 		long sentAt = System.nanoTime();
-		AcquireResult result = this.backend.tryAcquire(keys, ownerToken, options.ttl());
+		AcquireResult result = ask(keys, ownerToken, options.ttl());
 		if (!result.acquired()) {
 			return new Attempt(null, result.retryAfter());
 		}
@@ -150,6 +150,22 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			this.renewer.register(handle);
 		}
 		return new Attempt(handle, Duration.ZERO);
+	}
+
+	/** One acquisition round trip; an interrupt while waiting for the store ends as an interrupt. */
+	private AcquireResult ask(List<String> keys, String ownerToken, Duration ttl) throws InterruptedException {
+		try {
+			return this.backend.tryAcquire(keys, ownerToken, ttl);
+		}
+		catch (LockUnavailableException ex) {
+			if (Thread.interrupted()) {
+				InterruptedException interrupted = new InterruptedException(
+						"Interrupted while acquiring " + LockKeys.describe(keys));
+				interrupted.initCause(ex);
+				throw interrupted;
+			}
+			throw ex;
+		}
 	}
 
 	private String nextOwnerToken() {

@@ -34,7 +34,7 @@ class LeaseRenewalProcessTests {
 	@RegisterExtension
 	static final RedisServerExtension redisServer = new RedisServerExtension();
 
-	private static final Duration LEASE = Duration.ofMillis(900);
+	private static final Duration LEASE = Duration.ofMillis(1500);
 
 	private RedisServer redis;
 
