@@ -23,7 +23,7 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 
 	private final Pointcut pointcut = new AnnotationMatchingPointcut(null, DistributedLock.class, true);
 
-	private final transient DistributedLockInterceptor interceptor;
+	private final DistributedLockInterceptor interceptor;
 
 	public DistributedLockAdvisor(DistributedLockInterceptor interceptor, int order) {
 		this.interceptor = interceptor;

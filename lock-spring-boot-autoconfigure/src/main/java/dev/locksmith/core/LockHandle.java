@@ -10,10 +10,13 @@ import java.time.Instant;
  */
 public interface LockHandle extends AutoCloseable {
 
-	/** The key this lock was acquired for. */
+	/** The key this lock was acquired for; for several keys acquired together, all of them joined by commas. */
 	String key();
 
-	/** Number that strictly increases with every grant of this key, for fencing writes. */
+	/**
+	 * Number that strictly increases with every grant of this key, for fencing writes; for several
+	 * keys, the highest of their tokens.
+	 */
 	long fencingToken();
 
 	/** When this process was granted the lock. */
