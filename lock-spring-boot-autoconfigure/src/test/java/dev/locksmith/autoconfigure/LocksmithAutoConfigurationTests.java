@@ -88,6 +88,22 @@ class LocksmithAutoConfigurationTests {
 	}
 
 	@Test
+	void renewalKeepsLeasesAliveUnlessSwitchedOff() {
+		LockOptions shortLease = LockOptions.ofTtl(Duration.ofMillis(600));
+		onRedis().run((context) -> {
+			LockHandle handle = context.getBean(LockService.class).acquire("renewed", shortLease);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> context.getBean(LockService.class).heldLocks().get(0).renewals() >= 3);
+			assertThat(handle.isHeld()).isTrue();
+		});
+		onRedis().withPropertyValues("locksmith.renewal.enabled=false").run((context) -> {
+			LockHandle handle = context.getBean(LockService.class).acquire("not-renewed", shortLease);
+			await().atMost(Duration.ofSeconds(10)).until(() -> !handle.isHeld());
+			assertThat(redis.command("EXISTS", "lock:{not-renewed}")).isEqualTo("0");
+		});
+	}
+
+	@Test
 	void thePollStrategySubscribesToNothing() {
 		onRedis().withPropertyValues("locksmith.wait.strategy=poll").run((context) -> {
 			assertThat(context).hasSingleBean(LockService.class).doesNotHaveBean(RedisReleaseNotifications.class);
