@@ -171,6 +171,9 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 		await().atMost(Duration.ofSeconds(30))
 			.ignoreException(LockUnavailableException.class)
 			.until(() -> this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).isPresent());
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(redis.command("PUBSUB", "NUMSUB", KEYS.releaseChannel()))
+				.as("release notifications subscribed again").isEqualTo(KEYS.releaseChannel() + "\n1"));
 	}
 
 	@Test
