@@ -97,6 +97,10 @@ public class LocksmithProperties {
 	}
 
 	public void setInstanceId(@Nullable String instanceId) {
+		if (instanceId != null && instanceId.isBlank()) {
+			throw new IllegalArgumentException(
+					"locksmith.instance-id must not be blank; leave it unset to use <host>-<pid>");
+		}
 		this.instanceId = instanceId;
 	}
 
