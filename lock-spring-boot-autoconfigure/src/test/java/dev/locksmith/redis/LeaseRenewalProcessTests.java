@@ -66,11 +66,14 @@ class LeaseRenewalProcessTests {
 		Worker worker = start("report", "work", Long.toString(LEASE.toMillis() * 3));
 		worker.expect("ACQUIRED");
 		int attempts = 0;
-		while (!worker.hasSaid("RELEASED")) {
+		while (!worker.hasSaid("WORKED")) {
 			assertThat(this.locks.tryAcquire("report", LockOptions.ofTtl(LEASE))).as("attempt %d", attempts).isEmpty();
 			attempts++;
 			worker.waitForOutput(Duration.ofMillis(50));
 		}
+		assertThat(this.locks.tryAcquire("report", LockOptions.ofTtl(LEASE))).as("still held after the work").isEmpty();
+		worker.send("release");
+		worker.expect("RELEASED");
 
 		assertThat(attempts).as("contended throughout the work").isGreaterThan(10);
 		assertThat(this.locks.tryAcquire("report", LockOptions.ofTtl(LEASE))).isPresent();

@@ -18,8 +18,9 @@ import dev.locksmith.core.TimeBoundedLockBackend;
 /**
  * A separate JVM that holds a renewed lock while it works, for {@link LeaseRenewalProcessTests}.
  * It reports on standard output, each line starting with {@code WORKER}. Arguments: Redis port, lock
- * key, lease in ms, then either {@code work <ms>} (works that long) or {@code fenced-write} (waits
- * for a line on standard input, then writes through {@link RedisFencedValues}).
+ * key, lease in ms, then either {@code work <ms>} (works that long, then releases after a line on
+ * standard input) or {@code fenced-write} (waits for a line on standard input, then writes through
+ * {@link RedisFencedValues}).
  */
 public final class LockHolderWorker {
 
@@ -47,6 +48,8 @@ public final class LockHolderWorker {
 				report("ACQUIRED " + handle.fencingToken());
 				if (args[3].equals("work")) {
 					pause(Long.parseLong(args[4]));
+					report("WORKED");
+					awaitInput();
 				}
 				else {
 					awaitInput();

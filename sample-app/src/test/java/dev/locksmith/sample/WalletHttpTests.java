@@ -97,7 +97,7 @@ class WalletHttpTests {
 	@Test
 	void theLocksEndpointListsTheLockOfASlowCallInBothViews() {
 		CompletableFuture<ResponseEntity<Void>> slow = CompletableFuture.supplyAsync(
-				() -> http().post().uri("/accounts/alice/deposit?cents=1&thinkTime=2s").retrieve().toBodilessEntity());
+				() -> http().post().uri("/accounts/alice/deposit?cents=1&thinkTime=4s").retrieve().toBodilessEntity());
 		try {
 			assertSlowCallIsListed();
 		}
@@ -142,7 +142,7 @@ class WalletHttpTests {
 	void aForceReleasedHolderIsFencedOffByTheNextHoldersWrite() throws Exception {
 		long before = balance("bob");
 		CompletableFuture<ResponseEntity<Map>> evicted = CompletableFuture.supplyAsync(() -> http().post()
-			.uri("/accounts/bob/deposit?cents=100&thinkTime=2s")
+			.uri("/accounts/bob/deposit?cents=100&thinkTime=4s")
 			.retrieve()
 			.toEntity(Map.class));
 		await().atMost(Duration.ofSeconds(10)).until(() -> redis.command("EXISTS", "lock:{account:bob}").equals("1"));
