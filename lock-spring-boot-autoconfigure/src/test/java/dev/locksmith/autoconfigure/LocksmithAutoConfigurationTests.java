@@ -89,7 +89,7 @@ class LocksmithAutoConfigurationTests {
 
 	@Test
 	void renewalKeepsLeasesAliveUnlessSwitchedOff() {
-		LockOptions shortLease = LockOptions.ofTtl(Duration.ofMillis(600));
+		LockOptions shortLease = LockOptions.ofTtl(Duration.ofMillis(1500));
 		onRedis().run((context) -> {
 			LockHandle handle = context.getBean(LockService.class).acquire("renewed", shortLease);
 			await().atMost(Duration.ofSeconds(10))

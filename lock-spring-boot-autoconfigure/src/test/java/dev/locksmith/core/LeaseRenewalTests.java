@@ -155,8 +155,8 @@ class LeaseRenewalTests {
 			}
 
 		});
-		LockHandle kept = tryAcquire("kept", LockOptions.ofTtl(Duration.ofMillis(600)));
-		tryAcquire("taken", LockOptions.ofTtl(Duration.ofMillis(600)));
+		LockHandle kept = tryAcquire("kept", LockOptions.ofTtl(Duration.ofMillis(1500)));
+		tryAcquire("taken", LockOptions.ofTtl(Duration.ofMillis(1500)));
 		this.redis.command("DEL", "lock:{taken}");
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> lost.size() == 1);

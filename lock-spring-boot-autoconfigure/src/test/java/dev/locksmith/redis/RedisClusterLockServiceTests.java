@@ -52,7 +52,7 @@ class RedisClusterLockServiceTests extends RedisLockServiceContractTests {
 			.as("the keys spread over several slots")
 			.hasSizeGreaterThan(3);
 		for (String key : keys) {
-			this.locks.tryAcquire(key, LockOptions.ofTtl(Duration.ofMillis(600))).orElseThrow();
+			this.locks.tryAcquire(key, LockOptions.ofTtl(Duration.ofMillis(1500))).orElseThrow();
 		}
 
 		await().atMost(Duration.ofSeconds(10))
