@@ -96,7 +96,10 @@ class LeaseRenewalTests {
 		LockOptions shortLease = LockOptions.ofTtl(Duration.ofMillis(30));
 		for (int i = 0; i < 300; i++) {
 			LockHandle handle = tryAcquire("race", shortLease);
-			await().pollDelay(Duration.ofMillis(i % 20)).until(() -> true);
+			long renewals = 1 + i % 3;
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(2))
+				.until(() -> this.locks.heldLocks().stream().allMatch((lock) -> lock.renewals() >= renewals));
 			handle.close();
 			assertThat(this.redis.command("EXISTS", "lock:{race}")).as("round %d", i).isEqualTo("0");
 		}

@@ -293,8 +293,10 @@ public abstract class LockServiceContractTests {
 		LockOptions shortLease = LockOptions.ofTtl(Duration.ofMillis(100)).withRenew(false);
 
 		assertThatExceptionOfType(LockLostException.class)
-			.isThrownBy(() -> this.locks.runLocked("job", shortLease, () -> await().pollDelay(Duration.ofMillis(300))
-				.until(() -> true)))
+			.isThrownBy(() -> this.locks.runLocked("job", shortLease, () -> {
+				LockHandle handle = LockContext.current().orElseThrow();
+				await().atMost(Duration.ofSeconds(10)).until(() -> !handle.isHeld());
+			}))
 			.withMessageContaining("'job'");
 	}
 

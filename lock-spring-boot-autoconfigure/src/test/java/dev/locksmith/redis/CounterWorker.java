@@ -2,14 +2,10 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
-import dev.locksmith.core.TimeBoundedLockBackend;
 
 /**
  * A separate JVM for {@link CrossProcessMutualExclusionTests}: increments a counter kept in Redis
@@ -30,29 +26,18 @@ public final class CounterWorker {
 	public static void main(String[] args) throws Exception {
 		int port = Integer.parseInt(args[0]);
 		int increments = Integer.parseInt(args[1]);
-		LettuceConnectionFactory connections = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration("127.0.0.1", port));
-		connections.afterPropertiesSet();
-		connections.start();
-		RedisLockKeys keys = new RedisLockKeys("lock:");
-		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, keys);
-		DefaultLockService locks = DefaultLockService
-			.builder(new TimeBoundedLockBackend(new RedisLockBackend(connections, keys), Duration.ofSeconds(5)))
-			.releaseNotifications(notifications)
-			.build();
-		StringRedisTemplate redis = new StringRedisTemplate(connections);
-		LockOptions options = LockOptions.ofTtl(Duration.ofSeconds(10)).withWaitTime(Duration.ofMinutes(2));
-		for (int i = 0; i < increments; i++) {
-			try (LockHandle lock = locks.acquire(LOCK, options)) {
-				String current = redis.opsForValue().get(COUNTER);
-				long next = (current != null) ? Long.parseLong(current) + 1 : 1;
-				redis.opsForValue().set(COUNTER, Long.toString(next));
-				redis.opsForList().rightPush(FENCING_LOG, Long.toString(lock.fencingToken()));
+		try (WorkerLocks worker = new WorkerLocks(port, Duration.ofSeconds(5))) {
+			StringRedisTemplate redis = new StringRedisTemplate(worker.connections);
+			LockOptions options = LockOptions.ofTtl(Duration.ofSeconds(10)).withWaitTime(Duration.ofMinutes(2));
+			for (int i = 0; i < increments; i++) {
+				try (LockHandle lock = worker.locks.acquire(LOCK, options)) {
+					String current = redis.opsForValue().get(COUNTER);
+					long next = (current != null) ? Long.parseLong(current) + 1 : 1;
+					redis.opsForValue().set(COUNTER, Long.toString(next));
+					redis.opsForList().rightPush(FENCING_LOG, Long.toString(lock.fencingToken()));
+				}
 			}
 		}
-		locks.close();
-		notifications.destroy();
-		connections.destroy();
 		System.exit(0);
 	}
 

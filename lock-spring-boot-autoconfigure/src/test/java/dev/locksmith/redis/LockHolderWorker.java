@@ -4,23 +4,23 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockEventListener;
 import dev.locksmith.core.LockContext;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockOptions;
-import dev.locksmith.core.TimeBoundedLockBackend;
 
 /**
  * A separate JVM that holds a renewed lock while it works, for {@link LeaseRenewalProcessTests}.
  * It reports on standard output, each line starting with {@code WORKER}. Arguments: Redis port, lock
- * key, lease in ms, then either {@code work <ms>} (works that long, then releases after a line on
- * standard input) or {@code fenced-write} (waits for a line on standard input, then writes through
- * {@link RedisFencedValues}).
+ * key, lease in ms, then either {@code work <renewals>} (works until the lease was renewed that
+ * often, then releases after a line on standard input) or {@code fenced-write} (waits for a line on
+ * standard input, then writes through {@link RedisFencedValues}).
  */
 public final class LockHolderWorker {
 
@@ -33,21 +33,32 @@ public final class LockHolderWorker {
 		int port = Integer.parseInt(args[0]);
 		String key = args[1];
 		Duration lease = Duration.ofMillis(Long.parseLong(args[2]));
-		LettuceConnectionFactory connections = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration("127.0.0.1", port));
-		connections.afterPropertiesSet();
-		connections.start();
-		DefaultLockService locks = DefaultLockService
-			.builder(new TimeBoundedLockBackend(new RedisLockBackend(connections, new RedisLockKeys("lock:")),
-					Duration.ofSeconds(1)))
-			.build();
-		RedisFencedValues resource = new RedisFencedValues(connections);
+		try (WorkerLocks worker = new WorkerLocks(port, Duration.ofSeconds(1))) {
+			CountDownLatch renewals = new CountDownLatch(args[3].equals("work") ? Integer.parseInt(args[4]) : 0);
+			worker.locks.addListener(new LockEventListener() {
+
+				@Override
+				public void leasesRenewed(int count) {
+					for (int i = 0; i < count; i++) {
+						renewals.countDown();
+					}
+				}
+
+			});
+			RedisFencedValues resource = new RedisFencedValues(worker.connections);
+			holdLock(worker.locks, key, lease, args[3], renewals, resource);
+		}
+		System.exit(0);
+	}
+
+	private static void holdLock(DefaultLockService locks, String key, Duration lease, String mode,
+			CountDownLatch renewals, RedisFencedValues resource) {
 		try {
 			locks.runLocked(key, LockOptions.ofTtl(lease), () -> {
 				LockHandle handle = LockContext.current().orElseThrow();
 				report("ACQUIRED " + handle.fencingToken());
-				if (args[3].equals("work")) {
-					pause(Long.parseLong(args[4]));
+				if (mode.equals("work")) {
+					awaitRenewals(renewals);
 					report("WORKED");
 					awaitInput();
 				}
@@ -63,7 +74,6 @@ public final class LockHolderWorker {
 		catch (LockLostException ex) {
 			report("LOST " + ex.getMessage());
 		}
-		System.exit(0);
 	}
 
 	private static void report(String line) {
@@ -71,12 +81,16 @@ public final class LockHolderWorker {
 		System.out.flush();
 	}
 
-	private static void pause(long millis) {
+	/** The work: lasts until the watchdog has renewed the lease as often as asked. */
+	private static void awaitRenewals(CountDownLatch renewals) {
 		try {
-			Thread.sleep(millis);
+			if (!renewals.await(1, TimeUnit.MINUTES)) {
+				throw new IllegalStateException("The lease was not renewed often enough within a minute");
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
 		}
 	}
 

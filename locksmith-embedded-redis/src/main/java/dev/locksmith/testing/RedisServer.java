@@ -86,8 +86,13 @@ public final class RedisServer implements AutoCloseable {
 
 	/** A started Lettuce connection factory for this server; the caller destroys it. */
 	public LettuceConnectionFactory connectionFactory() {
+		return connectionFactory(this.port);
+	}
+
+	/** A started Lettuce connection factory for the Redis on loopback {@code port}; the caller destroys it. */
+	public static LettuceConnectionFactory connectionFactory(int port) {
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration("127.0.0.1", this.port));
+				new RedisStandaloneConfiguration("127.0.0.1", port));
 		factory.afterPropertiesSet();
 		factory.start();
 		return factory;

@@ -1,0 +1,38 @@
+package dev.locksmith.redis;
+
+import java.time.Duration;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.TimeBoundedLockBackend;
+import dev.locksmith.testing.RedisServer;
+
+/** The lock engine of a worker JVM, wired by hand as the auto-configuration would wire it. */
+final class WorkerLocks implements AutoCloseable {
+
+	final LettuceConnectionFactory connections;
+
+	final DefaultLockService locks;
+
+	private final RedisReleaseNotifications notifications;
+
+	private final TimeBoundedLockBackend backend;
+
+	WorkerLocks(int port, Duration redisTimeout) {
+		RedisLockKeys keys = new RedisLockKeys("lock:");
+		this.connections = RedisServer.connectionFactory(port);
+		this.notifications = new RedisReleaseNotifications(this.connections, keys);
+		this.backend = new TimeBoundedLockBackend(new RedisLockBackend(this.connections, keys), redisTimeout);
+		this.locks = DefaultLockService.builder(this.backend).releaseNotifications(this.notifications).build();
+	}
+
+	@Override
+	public void close() throws Exception {
+		this.locks.close();
+		this.backend.close();
+		this.notifications.destroy();
+		this.connections.destroy();
+	}
+
+}
