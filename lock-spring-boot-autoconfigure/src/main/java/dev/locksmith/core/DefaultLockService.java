@@ -2,13 +2,9 @@ package dev.locksmith.core;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -34,7 +30,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	private final LockBackend backend;
 
-	private final String instanceId;
+	private final OwnerTokens ownerTokens;
 
 	private final Duration recheckInterval;
 
@@ -46,11 +42,9 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	private final List<LockEventListener> listeners = new CopyOnWriteArrayList<>();
 
-	private final SecureRandom random = new SecureRandom();
-
 	private DefaultLockService(Builder builder) {
 		this.backend = builder.backend;
-		this.instanceId = builder.instanceId;
+		this.ownerTokens = builder.ownerTokens;
 		this.recheckInterval = builder.recheckInterval;
 		this.renewer = builder.renewal ? new LeaseRenewer(this.backend, this::leaseLost, this::leasesRenewed) : null;
 		if (builder.releaseNotifications != null) {
@@ -91,7 +85,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	/** The id this process writes into every owner token. */
 	public String instanceId() {
-		return this.instanceId;
+		return this.ownerTokens.instanceId();
 	}
 
 	/** Stops renewing; locks still held expire after their lease. */
@@ -137,7 +131,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	}
 
 	private Attempt attempt(List<String> keys, LockOptions options) throws InterruptedException {
-		String ownerToken = nextOwnerToken();
+		String ownerToken = this.ownerTokens.next();
 		long sentAt = System.nanoTime();
 		AcquireResult result = ask(keys, ownerToken, options.ttl());
 		if (!result.acquired()) {
@@ -166,12 +160,6 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			}
 			throw ex;
 		}
-	}
-
-	private String nextOwnerToken() {
-		byte[] bytes = new byte[16];
-		this.random.nextBytes(bytes);
-		return this.instanceId + ":" + HexFormat.of().formatHex(bytes);
 	}
 
 	void release(DefaultLockHandle handle) {
@@ -248,7 +236,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 		private final LockBackend backend;
 
-		private String instanceId = defaultInstanceId();
+		private OwnerTokens ownerTokens = new OwnerTokens(OwnerTokens.defaultInstanceId());
 
 		private Duration recheckInterval = Duration.ofSeconds(1);
 
@@ -262,10 +250,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 		/** Id of this process, written into every owner token; default {@code <host>-<pid>}. */
 		public Builder instanceId(String instanceId) {
-			if (instanceId == null || instanceId.isBlank()) {
-				throw new IllegalArgumentException("instanceId must not be blank, was " + instanceId);
-			}
-			this.instanceId = instanceId;
+			this.ownerTokens = new OwnerTokens(instanceId);
 			return this;
 		}
 
@@ -292,17 +277,6 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 		public DefaultLockService build() {
 			return new DefaultLockService(this);
-		}
-
-		private static String defaultInstanceId() {
-			String host;
-			try {
-				host = InetAddress.getLocalHost().getHostName();
-			}
-			catch (UnknownHostException ex) {
-				host = "unknown-host";
-			}
-			return host + "-" + ProcessHandle.current().pid();
 		}
 
 	}

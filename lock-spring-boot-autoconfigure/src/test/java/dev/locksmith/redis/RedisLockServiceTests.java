@@ -90,23 +90,36 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 	@Test
 	void allWaitersOfAProcessShareOneSubscriberConnection() throws Exception {
 		DefaultLockService other = newService();
-		List<CompletableFuture<Optional<LockHandle>>> waiters = new ArrayList<>();
-		for (int i = 0; i < 8; i++) {
+		List<LockHandle> holders = new ArrayList<>();
+		for (int key = 0; key < 4; key++) {
+			holders.add(this.locks.tryAcquire("job:" + key, LockOptions.ofTtl(LONG)).orElseThrow());
+		}
+		redis.resetStats();
+		List<Thread> waiters = new ArrayList<>();
+		for (int i = 0; i < 12; i++) {
 			String key = "job:" + (i % 4);
-			this.locks.tryAcquire(key, LockOptions.ofTtl(LONG));
-			waiters.add(CompletableFuture.supplyAsync(() -> {
+			Thread waiter = new Thread(() -> {
 				try {
-					return other.tryAcquire(key, LockOptions.ofTtl(LONG).withWaitTime(Duration.ofSeconds(2)));
+					other.acquire(key, LockOptions.ofTtl(LONG).withWaitTime(LONG)).close();
 				}
 				catch (InterruptedException ex) {
-					throw new IllegalStateException(ex);
+					Thread.currentThread().interrupt();
 				}
-			}));
+			});
+			waiter.start();
+			waiters.add(waiter);
 		}
+		await().until(() -> redis.callsOf("evalsha") >= 4
+				&& waiters.stream().allMatch((waiter) -> waiter.getState() == Thread.State.TIMED_WAITING));
 
-		await().untilAsserted(() -> assertThat(redis.command("PUBSUB", "NUMSUB", KEYS.releaseChannel()))
-			.as("one subscriber for each of the two services").isEqualTo(KEYS.releaseChannel() + "\n2"));
-		CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).join();
+		assertThat(redis.command("PUBSUB", "NUMSUB", KEYS.releaseChannel()))
+			.as("one subscriber for each of the two services, none per waiting thread")
+			.isEqualTo(KEYS.releaseChannel() + "\n2");
+		holders.forEach(LockHandle::close);
+		for (Thread waiter : waiters) {
+			waiter.join(TimeUnit.SECONDS.toMillis(30));
+			assertThat(waiter.isAlive()).as("every waiter was handed its lock in turn").isFalse();
+		}
 	}
 
 	@Test
@@ -114,6 +127,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 		LockHandle holder = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
 		DefaultLockService polling = newService(newServiceBuilder().releaseNotifications(null)
 			.recheckInterval(Duration.ofMillis(50)));
+		redis.resetStats();
 		CompletableFuture<Optional<LockHandle>> waiter = CompletableFuture.supplyAsync(() -> {
 			try {
 				return polling.tryAcquire("job", LockOptions.ofTtl(LONG).withWaitTime(LONG));
@@ -122,7 +136,8 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 				throw new IllegalStateException(ex);
 			}
 		});
-		await().until(() -> redis.callsOf("evalsha", "eval") >= 4);
+		await().until(() -> redis.callsOf("evalsha") >= 3);
+		assertThat(waiter).as("still waiting after polling three times").isNotDone();
 		holder.close();
 
 		assertThat(waiter.get(30, TimeUnit.SECONDS)).isPresent();

@@ -1,0 +1,47 @@
+package dev.locksmith.core;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/**
+ * Makes owner tokens {@code <instance id>:<128 random bits in hex>}: unguessable, so only the owner
+ * can release or extend, and readable, so the cluster view can say which instance holds a lock.
+ */
+final class OwnerTokens {
+
+	private final String instanceId;
+
+	private final SecureRandom random = new SecureRandom();
+
+	OwnerTokens(String instanceId) {
+		if (instanceId == null || instanceId.isBlank()) {
+			throw new IllegalArgumentException("instanceId must not be blank, was " + instanceId);
+		}
+		this.instanceId = instanceId;
+	}
+
+	/** {@code <host>-<pid>}: tells the instances of one machine apart. */
+	static String defaultInstanceId() {
+		String host;
+		try {
+			host = InetAddress.getLocalHost().getHostName();
+		}
+		catch (UnknownHostException ex) {
+			host = "unknown-host";
+		}
+		return host + "-" + ProcessHandle.current().pid();
+	}
+
+	String instanceId() {
+		return this.instanceId;
+	}
+
+	String next() {
+		byte[] bytes = new byte[16];
+		this.random.nextBytes(bytes);
+		return this.instanceId + ":" + HexFormat.of().formatHex(bytes);
+	}
+
+}
