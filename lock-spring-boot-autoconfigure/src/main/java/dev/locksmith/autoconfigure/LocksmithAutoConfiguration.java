@@ -20,7 +20,6 @@ import dev.locksmith.core.LockLostEvent;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.core.TimeBoundedLockAdministration;
-import dev.locksmith.core.TimeBoundedLockBackend;
 import dev.locksmith.redis.RedisLockAdministration;
 import dev.locksmith.redis.RedisLockBackend;
 import dev.locksmith.redis.RedisLockKeys;
@@ -45,17 +44,21 @@ public final class LocksmithAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
-	LockBackend lockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys,
+	@ConditionalOnMissingBean(LockBackend.class)
+	RedisLockBackend lockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys,
 			LocksmithProperties properties) {
-		return new TimeBoundedLockBackend(new RedisLockBackend(connectionFactory, keys), properties.getRedisTimeout());
+		RedisLockBackend backend = new RedisLockBackend(connectionFactory, keys,
+				properties.getWait().getClaimLease());
+		backend.warmUp();
+		return backend;
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	LockAdministration lockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys,
 			LocksmithProperties properties) {
-		return new TimeBoundedLockAdministration(new RedisLockAdministration(connectionFactory, keys),
+		return new TimeBoundedLockAdministration(
+				new RedisLockAdministration(connectionFactory, keys, properties.getWait().getClaimLease()),
 				properties.getRedisTimeout());
 	}
 
@@ -72,6 +75,7 @@ public final class LocksmithAutoConfiguration {
 			LocksmithProperties properties, ApplicationEventPublisher eventPublisher,
 			ObjectProvider<LockEventListener> listeners) {
 		DefaultLockService.Builder builder = DefaultLockService.builder(backend)
+			.storeTimeout(properties.getRedisTimeout())
 			.recheckInterval(properties.getWait().getRecheckInterval())
 			.releaseNotifications(releaseNotifications.getIfAvailable())
 			.renewal(properties.getRenewal().isEnabled());

@@ -156,6 +156,13 @@ public class LocksmithProperties {
 		/** Longest a waiter sleeps before asking Redis again; the polling interval with 'poll'. */
 		private Duration recheckInterval = Duration.ofSeconds(1);
 
+		/**
+		 * How long a waiter handed a released lock has to take it; a waiter that died meanwhile
+		 * holds up the next one for at most this long. With 'poll', keep it above the re-check
+		 * interval.
+		 */
+		private Duration claimLease = Duration.ofSeconds(1);
+
 		public WaitStrategy getStrategy() {
 			return this.strategy;
 		}
@@ -170,6 +177,14 @@ public class LocksmithProperties {
 
 		public void setRecheckInterval(Duration recheckInterval) {
 			this.recheckInterval = requireAtLeastOneMilli("locksmith.wait.recheck-interval", recheckInterval);
+		}
+
+		public Duration getClaimLease() {
+			return this.claimLease;
+		}
+
+		public void setClaimLease(Duration claimLease) {
+			this.claimLease = requireAtLeastOneMilli("locksmith.wait.claim-lease", claimLease);
 		}
 
 	}

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
-import dev.locksmith.core.WaitQueues.Waiter;
+import dev.locksmith.core.Waiters.Waiter;
 
 /**
  * The lock engine: grants locks through a {@link LockBackend}, queues this process's waiters and
@@ -28,27 +28,30 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	private static final Logger logger = System.getLogger(DefaultLockService.class.getName());
 
-	private final LockBackend backend;
+	private final StoreCalls store;
 
 	private final OwnerTokens ownerTokens;
 
 	private final Duration recheckInterval;
 
+	private final @Nullable ReleaseNotifications releaseNotifications;
+
 	private final @Nullable LeaseRenewer renewer;
 
-	private final WaitQueues waitQueues = new WaitQueues();
+	private final Waiters waiters = new Waiters();
 
 	private final Set<DefaultLockHandle> held = ConcurrentHashMap.newKeySet();
 
 	private final List<LockEventListener> listeners = new CopyOnWriteArrayList<>();
 
 	private DefaultLockService(Builder builder) {
-		this.backend = builder.backend;
+		this.store = new StoreCalls(builder.backend, builder.storeTimeout);
 		this.ownerTokens = builder.ownerTokens;
 		this.recheckInterval = builder.recheckInterval;
-		this.renewer = builder.renewal ? new LeaseRenewer(this.backend, this::leaseLost, this::leasesRenewed) : null;
-		if (builder.releaseNotifications != null) {
-			builder.releaseNotifications.subscribe(this.waitQueues::wakeFirst);
+		this.releaseNotifications = builder.releaseNotifications;
+		this.renewer = builder.renewal ? new LeaseRenewer(this.store, this::leaseLost, this::leasesRenewed) : null;
+		if (this.releaseNotifications != null) {
+			this.releaseNotifications.listen(this.waiters::handedOver);
 		}
 	}
 
@@ -67,10 +70,11 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			throws InterruptedException {
 		List<String> canonicalKeys = LockKeys.canonical(keys);
 		Objects.requireNonNull(options, "options must not be null");
+		String ownerToken = this.ownerTokens.next();
 		if (options.waitTime().isZero()) {
-			return Optional.ofNullable(attempt(canonicalKeys, options).handle);
+			return Optional.ofNullable(attempt(canonicalKeys, ownerToken, options, Duration.ZERO).handle);
 		}
-		return Optional.ofNullable(awaitTurn(canonicalKeys, options));
+		return Optional.ofNullable(awaitTurn(canonicalKeys, ownerToken, options));
 	}
 
 	@Override
@@ -96,30 +100,68 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		}
 	}
 
-	private @Nullable DefaultLockHandle awaitTurn(List<String> keys, LockOptions options) throws InterruptedException {
+	/**
+	 * Waits in the store's queues with one owner token until a release hands the locks over or the
+	 * wait ends. The first refusal queues the caller and watches its keys; from then on a hand-over
+	 * notification wakes it, and a bounded re-check covers lost notifications.
+	 */
+	private @Nullable DefaultLockHandle awaitTurn(List<String> keys, String ownerToken, LockOptions options)
+			throws InterruptedException {
 		long deadline = System.nanoTime() + options.waitTime().toNanos();
-		Waiter waiter = this.waitQueues.join(keys);
+		Waiter waiter = this.waiters.join(keys, ownerToken);
+		boolean watching = false;
 		DefaultLockHandle handle = null;
 		try {
-			Duration retryAfter = this.recheckInterval;
-			while (true) {
-				if (this.waitQueues.isFirst(waiter)) {
-					Attempt attempt = attempt(keys, options);
-					handle = attempt.handle;
-					if (handle != null) {
-						return handle;
-					}
-					retryAfter = attempt.retryAfter;
-				}
-				long remaining = deadline - System.nanoTime();
-				if (remaining <= 0) {
-					return null;
-				}
-				waiter.await(Math.min(remaining, nextCheckNanos(retryAfter)));
+			Attempt attempt = attempt(keys, ownerToken, options, options.waitTime());
+			handle = attempt.handle;
+			if (handle != null) {
+				return handle;
 			}
+			watching = true;
+			boolean askNow = watch(keys);
+			while (handle == null) {
+				long remaining = deadline - System.nanoTime();
+				if (askNow && remaining > 0) {
+					attempt = attempt(keys, ownerToken, options, Duration.ofNanos(remaining));
+					handle = attempt.handle;
+					remaining = deadline - System.nanoTime();
+				}
+				if (handle != null || remaining <= 0) {
+					break;
+				}
+				waiter.await(Math.min(remaining, nextCheckNanos(attempt.retryAfter)));
+				askNow = true;
+			}
+			return handle;
 		}
 		finally {
-			this.waitQueues.leave(waiter, handle != null);
+			this.waiters.leave(waiter);
+			if (watching) {
+				unwatch(keys);
+			}
+			if (handle == null) {
+				this.store.releaseInBackground(keys, ownerToken);
+			}
+		}
+	}
+
+	/**
+	 * Watches the keys of a refused waiter. A hand-over sent before a new watch began went unseen, so
+	 * this returns whether one began: the caller then asks once more.
+	 */
+	private boolean watch(List<String> keys) {
+		boolean began = false;
+		if (this.releaseNotifications != null) {
+			for (String key : keys) {
+				began |= this.releaseNotifications.watch(key);
+			}
+		}
+		return began;
+	}
+
+	private void unwatch(List<String> keys) {
+		if (this.releaseNotifications != null) {
+			keys.forEach(this.releaseNotifications::unwatch);
 		}
 	}
 
@@ -130,10 +172,10 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return (lease > 0) ? Math.min(lease, recheck) : recheck;
 	}
 
-	private Attempt attempt(List<String> keys, LockOptions options) throws InterruptedException {
-		String ownerToken = this.ownerTokens.next();
+	private Attempt attempt(List<String> keys, String ownerToken, LockOptions options, Duration queueFor)
+			throws InterruptedException {
 		long sentAt = System.nanoTime();
-		AcquireResult result = ask(keys, ownerToken, options.ttl());
+		AcquireResult result = this.store.tryAcquire(keys, ownerToken, options.ttl(), queueFor);
 		if (!result.acquired()) {
 			return new Attempt(null, result.retryAfter());
 		}
@@ -146,38 +188,33 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return new Attempt(handle, Duration.ZERO);
 	}
 
-	/** One acquisition round trip; an interrupt while waiting for the store ends as an interrupt. */
-	private AcquireResult ask(List<String> keys, String ownerToken, Duration ttl) throws InterruptedException {
-		try {
-			return this.backend.tryAcquire(keys, ownerToken, ttl);
-		}
-		catch (LockUnavailableException ex) {
-			if (Thread.interrupted()) {
-				InterruptedException interrupted = new InterruptedException(
-						"Interrupted while acquiring " + LockKeys.describe(keys));
-				interrupted.initCause(ex);
-				throw interrupted;
-			}
-			throw ex;
-		}
-	}
-
 	void release(DefaultLockHandle handle) {
 		forget(handle);
 		try {
-			this.backend.release(handle.keys(), handle.ownerToken());
+			this.store.release(handle.keys(), handle.ownerToken());
 		}
 		catch (LockUnavailableException ex) {
 			logger.log(Level.WARNING, "Could not release lock '" + handle.key() + "'; it frees itself when its lease ends",
 					ex);
 		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			this.store.releaseInBackground(handle.keys(), handle.ownerToken());
+		}
 	}
 
 	boolean extend(DefaultLockHandle handle, Duration ttl) {
 		long sentAt = System.nanoTime();
-		boolean extended = !this.backend
-			.extend(handle.keys().stream().map((key) -> new LeaseExtension(key, handle.ownerToken(), ttl)).toList())
-			.contains(false);
+		boolean extended;
+		try {
+			extended = !this.store
+				.extend(handle.keys().stream().map((key) -> new LeaseExtension(key, handle.ownerToken(), ttl)).toList())
+				.contains(false);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockUnavailableException("Interrupted while extending lock '" + handle.key() + "'", ex);
+		}
 		if (extended) {
 			handle.leaseStarted(sentAt, ttl);
 		}
@@ -240,6 +277,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 		private Duration recheckInterval = Duration.ofSeconds(1);
 
+		private Duration storeTimeout = Duration.ofSeconds(2);
+
 		private @Nullable ReleaseNotifications releaseNotifications;
 
 		private boolean renewal = true;
@@ -260,6 +299,15 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 				throw new IllegalArgumentException("recheckInterval must be at least 1ms, was " + recheckInterval);
 			}
 			this.recheckInterval = recheckInterval;
+			return this;
+		}
+
+		/** Longest a caller waits for the store to answer one call before it fails with {@link LockUnavailableException}. */
+		public Builder storeTimeout(Duration storeTimeout) {
+			if (storeTimeout == null || storeTimeout.toMillis() < 1) {
+				throw new IllegalArgumentException("storeTimeout must be at least 1ms, was " + storeTimeout);
+			}
+			this.storeTimeout = storeTimeout;
 			return this;
 		}
 

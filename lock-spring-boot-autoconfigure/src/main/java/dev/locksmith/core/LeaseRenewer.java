@@ -28,7 +28,7 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
-	private final LockBackend backend;
+	private final StoreCalls store;
 
 	private final Consumer<DefaultLockHandle> onLost;
 
@@ -41,8 +41,8 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private final AtomicLong nextTickNanos = new AtomicLong(Long.MAX_VALUE);
 
-	LeaseRenewer(LockBackend backend, Consumer<DefaultLockHandle> onLost, IntConsumer onRenewed) {
-		this.backend = backend;
+	LeaseRenewer(StoreCalls store, Consumer<DefaultLockHandle> onLost, IntConsumer onRenewed) {
+		this.store = store;
 		this.onLost = onLost;
 		this.onRenewed = onRenewed;
 	}
@@ -126,7 +126,7 @@ final class LeaseRenewer implements AutoCloseable {
 			.toList();
 		long sentAt = System.nanoTime();
 		try {
-			List<Boolean> extended = this.backend.extend(extensions);
+			List<Boolean> extended = this.store.extend(extensions);
 			int next = 0;
 			for (DefaultLockHandle handle : batch) {
 				int keys = handle.keys().size();
@@ -138,6 +138,9 @@ final class LeaseRenewer implements AutoCloseable {
 		catch (RuntimeException ex) {
 			logger.log(Level.WARNING, "Could not renew " + batch.size() + " leases; retrying while they last", ex);
 			batch.forEach(this::retryOrGiveUp);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 

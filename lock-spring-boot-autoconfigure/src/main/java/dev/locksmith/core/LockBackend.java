@@ -2,35 +2,40 @@ package dev.locksmith.core;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * SPI of the store that keeps the locks: one method a round trip, no waiting, no local state.
- * Implementations throw {@link LockUnavailableException} when the store cannot be reached.
+ * SPI of the store that keeps the locks: one method a round trip, no waiting, no local state. Every
+ * method sends its request and returns at once; the store's answer completes the future, or fails it
+ * with {@link LockUnavailableException} when the store cannot be reached. The engine bounds each wait.
  *
  * @since 0.1.0
  */
 public interface LockBackend {
 
 	/**
-	 * Sets every lock of {@code keys} when all are free, else none, and issues the next fencing token
-	 * of each, in one round trip.
+	 * Sets every lock of {@code keys} when all are free and no earlier waiter is queued for them, else
+	 * none, and issues the next fencing token of each, in one round trip. A lock handed to
+	 * {@code ownerToken} by a release counts as free for it. When refused and {@code queueFor} is
+	 * positive, the caller stands in the queue of each key for that long, keeping its place across
+	 * attempts with the same owner token.
 	 */
-	AcquireResult tryAcquire(List<String> keys, String ownerToken, Duration ttl);
+	CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl, Duration queueFor);
 
 	/**
-	 * Deletes each lock of {@code keys} that {@code ownerToken} still owns and tells waiters that it is
-	 * free, in one round trip.
+	 * Deletes each lock of {@code keys} that {@code ownerToken} still owns, takes that owner out of their
+	 * queues, and hands each freed lock to its first waiter, in one round trip.
 	 * @return how many locks were released
 	 */
-	int release(List<String> keys, String ownerToken);
+	CompletableFuture<Integer> release(List<String> keys, String ownerToken);
 
 	/**
 	 * Extends every lease whose owner token still matches, in as few round trips as the store allows.
 	 * @return for each lease, in order, whether it was extended
 	 */
-	List<Boolean> extend(List<LeaseExtension> leases);
+	CompletableFuture<List<Boolean>> extend(List<LeaseExtension> leases);
 
 	/**
 	 * Outcome of one acquisition attempt.

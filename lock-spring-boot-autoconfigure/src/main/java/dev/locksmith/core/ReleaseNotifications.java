@@ -1,16 +1,35 @@
 package dev.locksmith.core;
 
-import java.util.function.Consumer;
+import java.time.Duration;
 
 /**
- * SPI that tells this process when a lock is released anywhere, so waiters wake up instead of polling.
+ * SPI that tells this process when a release hands a lock it waits for to a waiter, so waiters wake
+ * up instead of polling. Delivery is best effort: waiters still re-check now and then.
  *
  * @since 0.1.0
  */
-@FunctionalInterface
 public interface ReleaseNotifications {
 
-	/** Calls {@code onReleased} with the key of every lock released from now on; delivery is best effort. */
-	void subscribe(Consumer<String> onReleased);
+	/** Sends every hand-over of a watched key to {@code listener} from now on. */
+	void listen(Listener listener);
+
+	/**
+	 * Starts receiving the hand-overs of {@code key}; returns once the store confirmed it, or once it
+	 * gave up trying for now.
+	 * @return whether hand-overs of {@code key} are now delivered
+	 */
+	boolean watch(String key);
+
+	/** Stops receiving the hand-overs of {@code key}, unless it is watched again meanwhile. */
+	void unwatch(String key);
+
+	/** Receives hand-overs; called on the notifications' own thread, so it must not block. */
+	@FunctionalInterface
+	interface Listener {
+
+		/** A release handed {@code key} to the waiter with {@code ownerToken}, who must take it within {@code claimLease}. */
+		void handedOver(String key, String ownerToken, Duration claimLease);
+
+	}
 
 }

@@ -2,18 +2,31 @@ package dev.locksmith.core;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Decorator that bounds every {@link LockAdministration} call by a timeout, so an operator's
- * request or a health check never hangs on a silent store.
+ * request or a health check never hangs on a silent store. The blocking calls run on a small
+ * bounded pool: beyond {@link #MAX_THREADS} calls in flight, a call fails at once.
  *
  * @since 0.1.0
  */
 public final class TimeBoundedLockAdministration implements LockAdministration, AutoCloseable {
 
+	/** Most administration calls in flight. */
+	static final int MAX_THREADS = 4;
+
 	private final LockAdministration delegate;
 
 	private final TimeLimit timeLimit;
+
+	private final ThreadPoolExecutor executor = new ThreadPoolExecutor(0, MAX_THREADS, 30, TimeUnit.SECONDS,
+			new SynchronousQueue<>(), new DaemonThreadFactory("locksmith-admin"));
 
 	public TimeBoundedLockAdministration(LockAdministration delegate, Duration timeout) {
 		this.delegate = delegate;
@@ -27,7 +40,7 @@ public final class TimeBoundedLockAdministration implements LockAdministration, 
 
 	@Override
 	public void ping() {
-		this.timeLimit.call(() -> {
+		call(() -> {
 			this.delegate.ping();
 			return true;
 		}, "ping");
@@ -35,17 +48,31 @@ public final class TimeBoundedLockAdministration implements LockAdministration, 
 
 	@Override
 	public List<StoredLock> storedLocks(int limit) {
-		return this.timeLimit.call(() -> this.delegate.storedLocks(limit), "listing of the stored locks");
+		return call(() -> this.delegate.storedLocks(limit), "listing of the stored locks");
 	}
 
 	@Override
 	public boolean forceRelease(String key) {
-		return this.timeLimit.call(() -> this.delegate.forceRelease(key), "forced release of '" + key + "'");
+		return call(() -> this.delegate.forceRelease(key), "forced release of '" + key + "'");
 	}
 
 	@Override
 	public void close() {
-		this.timeLimit.close();
+		this.executor.shutdownNow();
+	}
+
+	private <T> T call(Supplier<T> call, String what) {
+		try {
+			return this.timeLimit.await(CompletableFuture.supplyAsync(call, this.executor), what);
+		}
+		catch (RejectedExecutionException ex) {
+			throw new LockUnavailableException("Too many lock administration calls in flight (" + MAX_THREADS + ")",
+					ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockUnavailableException("Interrupted during " + what, ex);
+		}
 	}
 
 }

@@ -3,21 +3,16 @@ package dev.locksmith.core;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 
 /**
- * Runs store calls on daemon threads and waits for each at most the timeout, turning silence into
- * a {@link LockUnavailableException}: a store that stops answering never hangs the caller.
+ * Waits for a store call at most the timeout, on the caller's thread, turning silence into a
+ * {@link LockUnavailableException}: a store that stops answering never hangs the caller.
  */
-final class TimeLimit implements AutoCloseable {
+final class TimeLimit {
 
 	private final Duration timeout;
-
-	private final ExecutorService executor = Executors.newCachedThreadPool(new DaemonThreadFactory("locksmith-store"));
 
 	TimeLimit(Duration timeout) {
 		if (timeout.toMillis() < 1) {
@@ -26,18 +21,8 @@ final class TimeLimit implements AutoCloseable {
 		this.timeout = timeout;
 	}
 
-	/** Starts {@code call} without waiting for it. */
-	<T> CompletableFuture<T> start(Supplier<T> call) {
-		return CompletableFuture.supplyAsync(call, this.executor);
-	}
-
-	/** Runs {@code call} and waits for it; {@code what} names it in messages ("acquire of 'a'"). */
-	<T> T call(Supplier<T> call, String what) {
-		return await(start(call), what);
-	}
-
 	/** Waits for a started call; {@code what} names it in messages ("acquire of 'a'"). */
-	<T> T await(CompletableFuture<T> call, String what) {
+	<T> T await(CompletableFuture<T> call, String what) throws InterruptedException {
 		try {
 			return call.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
 		}
@@ -45,21 +30,12 @@ final class TimeLimit implements AutoCloseable {
 			throw new LockUnavailableException(
 					"Lock store did not answer " + what + " within " + this.timeout.toMillis() + "ms", ex);
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new LockUnavailableException("Interrupted during " + what, ex);
-		}
 		catch (ExecutionException ex) {
 			if (ex.getCause() instanceof RuntimeException runtime) {
 				throw runtime;
 			}
 			throw new LockUnavailableException("Lock store failed " + what, ex.getCause());
 		}
-	}
-
-	@Override
-	public void close() {
-		this.executor.shutdownNow();
 	}
 
 }

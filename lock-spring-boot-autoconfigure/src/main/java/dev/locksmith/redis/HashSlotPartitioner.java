@@ -4,31 +4,25 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 
-import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.locksmith.core.LockUnavailableException;
 
 /**
  * Splits the keys of one operation into groups that share a hash slot, since a script on Redis
  * Cluster may only touch one slot. On a standalone or Sentinel deployment every key goes into one
- * group, so a batch stays one round trip. Whether Redis is a cluster is learned from the first
- * connection.
+ * group, so a batch stays one round trip.
  */
 final class HashSlotPartitioner {
 
-	private final StringRedisTemplate redis;
+	private final BooleanSupplier cluster;
 
-	private volatile @Nullable Boolean cluster;
-
-	HashSlotPartitioner(StringRedisTemplate redis) {
-		this.redis = redis;
+	HashSlotPartitioner(BooleanSupplier cluster) {
+		this.cluster = cluster;
 	}
 
 	/** The positions of {@code redisKeys}, grouped by hash slot, groups in order of first appearance. */
@@ -45,18 +39,12 @@ final class HashSlotPartitioner {
 	}
 
 	private boolean isCluster() {
-		Boolean known = this.cluster;
-		if (known == null) {
-			try {
-				known = Boolean.TRUE.equals(this.redis
-					.execute((RedisCallback<Boolean>) (connection) -> connection instanceof RedisClusterConnection));
-			}
-			catch (DataAccessException ex) {
-				throw new LockUnavailableException("Redis could not be reached: " + ex.getMessage(), ex);
-			}
-			this.cluster = known;
+		try {
+			return this.cluster.getAsBoolean();
 		}
-		return known;
+		catch (DataAccessException ex) {
+			throw new LockUnavailableException("Redis could not be reached: " + ex.getMessage(), ex);
+		}
 	}
 
 }

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -14,7 +13,6 @@ import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockUnavailableException;
@@ -27,18 +25,23 @@ import dev.locksmith.core.LockUnavailableException;
  */
 public final class RedisLockAdministration implements LockAdministration {
 
-	private static final RedisScript<Long> FORCE_RELEASE = RedisScript
-		.of(new ClassPathResource("dev/locksmith/redis/force-release.lua"), Long.class);
-
 	private final StringRedisTemplate redis;
 
 	private final RedisLockKeys keys;
 
+	private final Duration claimLease;
+
 	private volatile @Nullable String storeDescription;
 
 	public RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
+		this(connectionFactory, keys, RedisLockBackend.DEFAULT_CLAIM_LEASE);
+	}
+
+	/** An administration whose forced releases give the next waiter {@code claimLease} to take the lock. */
+	public RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys, Duration claimLease) {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.keys = keys;
+		this.claimLease = claimLease;
 	}
 
 	/** {@code redis-cluster} or {@code redis-standalone} once a connection was made, {@code redis} before. */
@@ -85,8 +88,9 @@ public final class RedisLockAdministration implements LockAdministration {
 
 	@Override
 	public boolean forceRelease(String key) {
-		Long released = call(() -> this.redis.execute(FORCE_RELEASE, List.of(this.keys.lockKey(key)),
-				this.keys.releaseChannel(), key));
+		Long released = call(() -> this.redis.execute(LockScripts.FORCE_RELEASE,
+				List.of(this.keys.lockKey(key), this.keys.queueKey(key), this.keys.deadlinesKey(key)),
+				Long.toString(this.claimLease.toMillis()), this.keys.releaseChannel(key)));
 		return released != null && released == 1L;
 	}
 

@@ -3,120 +3,182 @@ package dev.locksmith.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 
-import org.springframework.core.io.ClassPathResource;
-import org.springframework.dao.DataAccessException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.ClassUtils;
 
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockUnavailableException;
 
 /**
  * {@link LockBackend} on one Redis deployment (standalone, Sentinel or Cluster) through Spring Data
- * Redis. Each operation is one Lua script; Spring's script executor re-sends a script that the
- * server forgot ({@code NOSCRIPT}). On a cluster, an operation on keys of several hash slots runs
- * one script per slot; several locks spanning slots are taken slot by slot and given back when a
- * later slot is busy, so the grant stays all or nothing.
+ * Redis. Each operation is one Lua script, sent through Lettuce's asynchronous API (or, for clients
+ * without one, a bounded pool). Waiters stand in a queue per key in Redis, and a release hands the
+ * lock to the first of them under a short claim lease. On a cluster, an operation on keys of several
+ * hash slots runs one script per slot; several locks spanning slots are taken slot by slot and given
+ * back when a later slot is busy or fails, so the grant stays all or nothing.
  *
  * @since 0.1.0
  */
-public final class RedisLockBackend implements LockBackend {
+public final class RedisLockBackend implements LockBackend, AutoCloseable {
+
+	/** How long a waiter handed a lock has to take it, unless configured otherwise. */
+	public static final Duration DEFAULT_CLAIM_LEASE = Duration.ofSeconds(1);
 
 	/** How long a fencing counter outlives its last grant; the server clock floor covers the rest. */
 	static final Duration FENCE_COUNTER_LIFETIME = Duration.ofHours(1);
 
-	private static final RedisScript<List> ACQUIRE = script("acquire.lua");
+	private static final Log logger = LogFactory.getLog(RedisLockBackend.class);
 
-	private static final RedisScript<Long> RELEASE = RedisScript
-		.of(new ClassPathResource("dev/locksmith/redis/release.lua"), Long.class);
+	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient", null);
 
-	private static final RedisScript<List> EXTEND = script("extend.lua");
-
-	private final StringRedisTemplate redis;
+	private final ScriptRunner scripts;
 
 	private final RedisLockKeys keys;
 
 	private final HashSlotPartitioner slots;
 
+	private final String claimLease;
+
 	public RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
-		this.redis = new StringRedisTemplate(connectionFactory);
+		this(connectionFactory, keys, DEFAULT_CLAIM_LEASE);
+	}
+
+	/**
+	 * A backend whose releases give each waiter handed a lock {@code claimLease} to take it: a waiter
+	 * that died meanwhile holds up the next one for at most that long.
+	 */
+	public RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys, Duration claimLease) {
+		if (claimLease.toMillis() < 1) {
+			throw new IllegalArgumentException("claimLease must be at least 1ms, was " + claimLease);
+		}
+		this.scripts = runnerFor(connectionFactory);
 		this.keys = keys;
-		this.slots = new HashSlotPartitioner(this.redis);
+		this.slots = new HashSlotPartitioner(this.scripts::isCluster);
+		this.claimLease = millis(claimLease);
+	}
+
+	/**
+	 * Connects and loads the scripts on a short-lived background thread, so that the first lock call
+	 * pays for neither. A failure is only logged: the first call connects and loads them itself.
+	 */
+	public CompletableFuture<Void> warmUp() {
+		return CompletableFuture.supplyAsync(() -> this.scripts.warmUp(LockScripts.HOT_PATH), (task) -> {
+			Thread thread = new Thread(task, "locksmith-warm-up");
+			thread.setDaemon(true);
+			thread.start();
+		}).thenCompose(Function.identity()).whenComplete((done, failure) -> {
+			if (failure != null) {
+				logger.info("Could not warm up the Redis lock connection; the first lock call will: " + failure);
+			}
+		});
 	}
 
 	@Override
-	public AcquireResult tryAcquire(List<String> keys, String ownerToken, Duration ttl) {
-		List<List<Integer>> groups = this.slots.partition(keys.stream().map(this.keys::lockKey).toList());
+	public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
+			Duration queueFor) {
+		List<List<String>> groups = groupBySlot(keys);
 		if (groups.size() == 1) {
-			return acquireInOneSlot(keys, ownerToken, ttl);
+			return acquireInOneSlot(keys, ownerToken, ttl, queueFor);
 		}
-		Long[] fencingTokens = new Long[keys.size()];
-		List<String> acquired = new ArrayList<>();
-		for (List<Integer> group : groups) {
-			List<String> slotKeys = group.stream().map(keys::get).toList();
-			AcquireResult result = acquireInOneSlot(slotKeys, ownerToken, ttl);
-			if (!result.acquired()) {
-				if (!acquired.isEmpty()) {
-					release(acquired, ownerToken);
-				}
-				return result;
-			}
-			acquired.addAll(slotKeys);
-			for (int i = 0; i < group.size(); i++) {
-				fencingTokens[group.get(i)] = result.fencingTokens().get(i);
-			}
-		}
-		return AcquireResult.granted(List.of(fencingTokens));
+		return acquireSlotBySlot(groups, 0, new ArrayList<>(), ownerToken, ttl, queueFor);
 	}
 
 	@Override
-	public int release(List<String> keys, String ownerToken) {
-		int released = 0;
-		for (List<Integer> group : this.slots.partition(keys.stream().map(this.keys::lockKey).toList())) {
-			released += releaseInOneSlot(group.stream().map(keys::get).toList(), ownerToken);
+	public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
+		CompletableFuture<Integer> released = CompletableFuture.completedFuture(0);
+		for (List<String> group : groupBySlot(keys)) {
+			released = released.thenCombine(releaseInOneSlot(group, ownerToken), Integer::sum);
 		}
 		return released;
 	}
 
 	@Override
-	public List<Boolean> extend(List<LeaseExtension> leases) {
+	public CompletableFuture<List<Boolean>> extend(List<LeaseExtension> leases) {
+		List<List<Integer>> groups = this.slots
+			.partition(leases.stream().map((lease) -> this.keys.lockKey(lease.key())).toList());
 		Boolean[] extended = new Boolean[leases.size()];
-		for (List<Integer> group : this.slots.partition(leases.stream().map((lease) -> this.keys.lockKey(lease.key())).toList())) {
-			List<Boolean> results = extendInOneSlot(group.stream().map(leases::get).toList());
-			for (int i = 0; i < group.size(); i++) {
-				extended[group.get(i)] = results.get(i);
-			}
+		CompletableFuture<?>[] calls = new CompletableFuture<?>[groups.size()];
+		for (int g = 0; g < groups.size(); g++) {
+			List<Integer> group = groups.get(g);
+			calls[g] = extendInOneSlot(group.stream().map(leases::get).toList()).thenAccept((results) -> {
+				for (int i = 0; i < group.size(); i++) {
+					extended[group.get(i)] = results.get(i);
+				}
+			});
 		}
-		return List.of(extended);
+		return CompletableFuture.allOf(calls).thenApply((done) -> List.of(extended));
 	}
 
-	private AcquireResult acquireInOneSlot(List<String> keys, String ownerToken, Duration ttl) {
-		List<String> redisKeys = new ArrayList<>(keys.size() * 2);
+	@Override
+	public void close() {
+		this.scripts.close();
+	}
+
+	/**
+	 * Takes the slots one after the other; when one is refused or fails, the slots already taken are
+	 * given back before the outcome is reported.
+	 */
+	private CompletableFuture<AcquireResult> acquireSlotBySlot(List<List<String>> groups, int next,
+			List<Long> fencingTokens, String ownerToken, Duration ttl, Duration queueFor) {
+		if (next == groups.size()) {
+			return CompletableFuture.completedFuture(AcquireResult.granted(fencingTokens));
+		}
+		List<String> taken = groups.subList(0, next).stream().flatMap(List::stream).toList();
+		return acquireInOneSlot(groups.get(next), ownerToken, ttl, queueFor).handle((result, failure) -> {
+			if (failure == null && result.acquired()) {
+				fencingTokens.addAll(result.fencingTokens());
+				return acquireSlotBySlot(groups, next + 1, fencingTokens, ownerToken, ttl, queueFor);
+			}
+			CompletableFuture<AcquireResult> outcome = (failure != null) ? CompletableFuture.failedFuture(failure)
+					: CompletableFuture.completedFuture(result);
+			return taken.isEmpty() ? outcome : release(taken, ownerToken).handle((released, ignored) -> null)
+				.thenCompose((ignored) -> outcome);
+		}).thenCompose(Function.identity());
+	}
+
+	private CompletableFuture<AcquireResult> acquireInOneSlot(List<String> keys, String ownerToken, Duration ttl,
+			Duration queueFor) {
+		List<String> redisKeys = new ArrayList<>(keys.size() * 4);
 		keys.stream().map(this.keys::lockKey).forEach(redisKeys::add);
 		keys.stream().map(this.keys::fenceKey).forEach(redisKeys::add);
-		List<?> result = call("acquire", keys, () -> this.redis.execute(ACQUIRE, redisKeys, ownerToken, millis(ttl),
-				millis(FENCE_COUNTER_LIFETIME)));
-		if ((Long) result.get(0) == 1L) {
-			return AcquireResult.granted(result.subList(1, result.size()).stream().map(Long.class::cast).toList());
-		}
-		String busyKey = keys.get(((Long) result.get(1)).intValue() - 1);
-		return AcquireResult.busy(busyKey, Duration.ofMillis(Math.max(0, (Long) result.get(2))));
+		keys.stream().map(this.keys::queueKey).forEach(redisKeys::add);
+		keys.stream().map(this.keys::deadlinesKey).forEach(redisKeys::add);
+		List<String> args = new ArrayList<>(keys.size() + 5);
+		args.add(ownerToken);
+		args.add(millis(ttl));
+		args.add(millis(FENCE_COUNTER_LIFETIME));
+		args.add(millis(queueFor));
+		args.add(this.claimLease);
+		keys.stream().map(this.keys::releaseChannel).forEach(args::add);
+		return call("acquire", keys, LockScripts.ACQUIRE, redisKeys, args).thenApply((result) -> {
+			if ((Long) result.get(0) == 1L) {
+				return AcquireResult.granted(result.subList(1, result.size()).stream().map(Long.class::cast).toList());
+			}
+			String busyKey = keys.get(((Long) result.get(1)).intValue() - 1);
+			return AcquireResult.busy(busyKey, Duration.ofMillis(Math.max(0, (Long) result.get(2))));
+		});
 	}
 
-	private int releaseInOneSlot(List<String> keys, String ownerToken) {
+	private CompletableFuture<Integer> releaseInOneSlot(List<String> keys, String ownerToken) {
+		List<String> redisKeys = new ArrayList<>(keys.size() * 3);
+		keys.stream().map(this.keys::lockKey).forEach(redisKeys::add);
+		keys.stream().map(this.keys::queueKey).forEach(redisKeys::add);
+		keys.stream().map(this.keys::deadlinesKey).forEach(redisKeys::add);
 		List<String> args = new ArrayList<>(keys.size() + 2);
 		args.add(ownerToken);
-		args.add(this.keys.releaseChannel());
-		args.addAll(keys);
-		Long released = call("release", keys,
-				() -> this.redis.execute(RELEASE, keys.stream().map(this.keys::lockKey).toList(), args.toArray()));
-		return released.intValue();
+		args.add(this.claimLease);
+		keys.stream().map(this.keys::releaseChannel).forEach(args::add);
+		return call("release", keys, LockScripts.RELEASE, redisKeys, args).thenApply(Long::intValue);
 	}
 
-	private List<Boolean> extendInOneSlot(List<LeaseExtension> leases) {
+	private CompletableFuture<List<Boolean>> extendInOneSlot(List<LeaseExtension> leases) {
 		List<String> lockKeys = new ArrayList<>(leases.size());
 		List<String> args = new ArrayList<>(leases.size() * 2);
 		for (LeaseExtension lease : leases) {
@@ -124,32 +186,49 @@ public final class RedisLockBackend implements LockBackend {
 			args.add(lease.ownerToken());
 			args.add(millis(lease.ttl()));
 		}
-		List<?> extended = call("extend", leases.stream().map(LeaseExtension::key).toList(),
-				() -> this.redis.execute(EXTEND, lockKeys, args.toArray()));
-		return extended.stream().map((flag) -> (Long) flag == 1L).toList();
+		return call("extend", leases.stream().map(LeaseExtension::key).toList(), LockScripts.EXTEND, lockKeys, args)
+			.thenApply((extended) -> extended.stream().map((flag) -> (Long) flag == 1L).toList());
 	}
 
-	private static <T> T call(String operation, List<String> keys, Supplier<T> command) {
-		String key = (keys.size() == 1) ? keys.get(0) : keys.size() + " locks";
+	/** Runs a script; a failure or an empty answer becomes a {@link LockUnavailableException} naming the keys. */
+	private <T> CompletableFuture<T> call(String operation, List<String> keys, RedisScript<T> script,
+			List<String> redisKeys, List<String> args) {
+		String what = operation + " of '" + ((keys.size() == 1) ? keys.get(0) : keys.size() + " locks") + "'";
+		CompletableFuture<T> call;
 		try {
-			T result = command.get();
+			call = this.scripts.run(script, redisKeys, args);
+		}
+		catch (RuntimeException ex) {
+			call = CompletableFuture.failedFuture(ex);
+		}
+		return call.handle((result, failure) -> {
+			if (failure != null) {
+				Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
+						? failure.getCause() : failure;
+				throw (cause instanceof LockUnavailableException unavailable) ? unavailable
+						: new LockUnavailableException("Redis failed " + what + ": " + cause.getMessage(), cause);
+			}
 			if (result == null) {
-				throw new LockUnavailableException("Redis returned no result for " + operation + " of '" + key + "'",
-						null);
+				throw new LockUnavailableException("Redis returned no result for " + what, null);
 			}
 			return result;
-		}
-		catch (DataAccessException ex) {
-			throw new LockUnavailableException("Redis failed " + operation + " of '" + key + "': " + ex.getMessage(), ex);
-		}
+		});
+	}
+
+	private List<List<String>> groupBySlot(List<String> keys) {
+		return this.slots.partition(keys.stream().map(this.keys::lockKey).toList())
+			.stream()
+			.map((group) -> group.stream().map(keys::get).toList())
+			.toList();
+	}
+
+	private static ScriptRunner runnerFor(RedisConnectionFactory connectionFactory) {
+		ScriptRunner lettuce = LETTUCE_PRESENT ? LettuceScriptRunner.forFactory(connectionFactory) : null;
+		return (lettuce != null) ? lettuce : new BlockingScriptRunner(connectionFactory);
 	}
 
 	private static String millis(Duration duration) {
 		return Long.toString(duration.toMillis());
-	}
-
-	private static RedisScript<List> script(String name) {
-		return RedisScript.of(new ClassPathResource("dev/locksmith/redis/" + name), List.class);
 	}
 
 }

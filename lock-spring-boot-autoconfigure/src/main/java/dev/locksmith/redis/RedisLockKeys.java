@@ -40,9 +40,28 @@ public final class RedisLockKeys {
 		return this.prefix + "{*";
 	}
 
-	/** The pub/sub channel on which releases are announced. */
-	public String releaseChannel() {
-		return this.prefix + "released";
+	/** The Redis list of the owner tokens waiting for {@code key}, first come first. */
+	public String queueKey(String key) {
+		return this.prefix + "queue:{" + key + "}";
+	}
+
+	/** The Redis hash of the deadline of each waiter for {@code key}. */
+	public String deadlinesKey(String key) {
+		return this.prefix + "deadlines:{" + key + "}";
+	}
+
+	/** The pub/sub channel on which a release of {@code key} hands it to a waiter. */
+	public String releaseChannel(String key) {
+		return this.prefix + "released:{" + key + "}";
+	}
+
+	/** The application's key of a release channel, the reverse of {@link #releaseChannel(String)}. */
+	public String keyOfChannel(String channel) {
+		String start = this.prefix + "released:{";
+		if (!channel.startsWith(start) || !channel.endsWith("}")) {
+			throw new IllegalArgumentException("'" + channel + "' is not a release channel under prefix '" + this.prefix + "'");
+		}
+		return channel.substring(start.length(), channel.length() - 1);
 	}
 
 }

@@ -2,14 +2,21 @@ package dev.locksmith.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
@@ -18,13 +25,26 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import dev.locksmith.core.ReleaseNotifications;
 
 /**
- * Release notifications over Redis pub/sub: one subscriber connection for the whole process,
- * whatever the number of waiting threads and keys. When Redis is down at start, subscribing is
- * retried in the background; until then waiters fall back to their bounded re-check.
+ * Release notifications over Redis pub/sub: one subscriber connection for the whole process, on
+ * which it subscribes to the channel of a key only while it has waiters for that key (and a few
+ * seconds more, so a busy key is not subscribed and unsubscribed for every wait). Messages are
+ * dispatched on one thread with a bounded queue; should it overflow, the dropped hand-overs are
+ * caught by the waiters' re-check. When Redis is down at start, subscribing is retried in the
+ * background; until then waiters fall back to their bounded re-check.
+ *
+ * <p>Channels are classic pub/sub, not sharded ({@code SPUBLISH}): sharded pub/sub needs Redis 7 and
+ * the listener container of Spring Data Redis does not offer it. On a cluster, a release is therefore
+ * broadcast over the cluster bus to every node.
  *
  * @since 0.1.0
  */
 public final class RedisReleaseNotifications implements ReleaseNotifications, DisposableBean {
+
+	/** Most hand-overs queued for dispatch; beyond that they are dropped and waiters re-check. */
+	static final int DISPATCH_QUEUE = 10_000;
+
+	/** How long a key stays subscribed after its last waiter left. */
+	static final Duration LINGER = Duration.ofSeconds(5);
 
 	private static final Log logger = LogFactory.getLog(RedisReleaseNotifications.class);
 
@@ -32,30 +52,121 @@ public final class RedisReleaseNotifications implements ReleaseNotifications, Di
 
 	private final RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 
-	private final ScheduledExecutorService retries = Executors
+	private final ThreadPoolExecutor dispatcher;
+
+	private final ScheduledExecutorService housekeeping = Executors
 		.newSingleThreadScheduledExecutor(daemonThreads("locksmith-subscriber-"));
 
-	private final ChannelTopic channel;
+	private final RedisLockKeys keys;
+
+	private final MessageListener messages = this::dispatch;
+
+	private final Map<String, Integer> waitersByKey = new ConcurrentHashMap<>();
+
+	/** The subscribed keys, each with when it last lost its last waiter (0 while it has waiters). */
+	private final Map<String, Long> subscribed = new ConcurrentHashMap<>();
+
+	private final ReentrantLock subscriptions = new ReentrantLock();
+
+	private volatile @Nullable Listener listener;
 
 	public RedisReleaseNotifications(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
+		this.keys = keys;
+		this.dispatcher = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+				new ArrayBlockingQueue<>(DISPATCH_QUEUE), daemonThreads("locksmith-notify-"),
+				(task, pool) -> logger.debug("Dropped a lock hand-over notification; its waiter re-checks"));
 		this.container.setConnectionFactory(connectionFactory);
+		this.container.setTaskExecutor(this.dispatcher);
 		this.container.setRecoveryInterval(RECOVERY_INTERVAL.toMillis());
 		this.container.afterPropertiesSet();
-		this.channel = ChannelTopic.of(keys.releaseChannel());
+		this.housekeeping.scheduleWithFixedDelay(this::unsubscribeIdleKeys, LINGER.toMillis(), LINGER.toMillis(),
+				TimeUnit.MILLISECONDS);
 	}
 
 	@Override
-	public void subscribe(Consumer<String> onReleased) {
-		this.container.addMessageListener(
-				(message, pattern) -> onReleased.accept(new String(message.getBody(), StandardCharsets.UTF_8)),
-				this.channel);
+	public void listen(Listener listener) {
+		this.listener = listener;
 		startListening(true);
 	}
 
 	@Override
+	public boolean watch(String key) {
+		this.subscriptions.lock();
+		try {
+			this.waitersByKey.merge(key, 1, Integer::sum);
+			if (this.subscribed.put(key, 0L) != null) {
+				return false;
+			}
+			try {
+				this.container.addMessageListener(this.messages, ChannelTopic.of(this.keys.releaseChannel(key)));
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Could not subscribe to the releases of a lock yet; the container retries", ex);
+			}
+			return true;
+		}
+		finally {
+			this.subscriptions.unlock();
+		}
+	}
+
+	@Override
+	public void unwatch(String key) {
+		this.subscriptions.lock();
+		try {
+			if (this.waitersByKey.computeIfPresent(key, (k, count) -> (count > 1) ? count - 1 : null) == null) {
+				this.subscribed.replace(key, System.nanoTime() | 1);
+			}
+		}
+		finally {
+			this.subscriptions.unlock();
+		}
+	}
+
+	@Override
 	public void destroy() throws Exception {
-		this.retries.shutdownNow();
+		this.housekeeping.shutdownNow();
 		this.container.destroy();
+		this.dispatcher.shutdownNow();
+	}
+
+	/** Unsubscribes from the keys that have had no waiter here for at least {@link #LINGER}. */
+	private void unsubscribeIdleKeys() {
+		long now = System.nanoTime();
+		for (Map.Entry<String, Long> key : this.subscribed.entrySet()) {
+			long idleSince = key.getValue();
+			if (idleSince != 0 && now - idleSince >= LINGER.toNanos()) {
+				unsubscribeIfIdle(key.getKey(), idleSince);
+			}
+		}
+	}
+
+	private void unsubscribeIfIdle(String key, long idleSince) {
+		this.subscriptions.lock();
+		try {
+			if (this.subscribed.remove(key, idleSince)) {
+				this.container.removeMessageListener(this.messages, ChannelTopic.of(this.keys.releaseChannel(key)));
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not unsubscribe from the releases of a lock", ex);
+		}
+		finally {
+			this.subscriptions.unlock();
+		}
+	}
+
+	/** Reads a hand-over: the body is {@code <claim lease ms>:<owner token>}. */
+	private void dispatch(Message message, byte @Nullable [] pattern) {
+		Listener target = this.listener;
+		String body = new String(message.getBody(), StandardCharsets.UTF_8);
+		int separator = body.indexOf(':');
+		if (target == null || separator < 1) {
+			return;
+		}
+		String key = this.keys.keyOfChannel(new String(message.getChannel(), StandardCharsets.UTF_8));
+		target.handedOver(key, body.substring(separator + 1),
+				Duration.ofMillis(Long.parseLong(body.substring(0, separator))));
 	}
 
 	private void startListening(boolean firstAttempt) {
@@ -64,13 +175,13 @@ public final class RedisReleaseNotifications implements ReleaseNotifications, Di
 		}
 		catch (RuntimeException ex) {
 			if (firstAttempt) {
-				logger.warn("Could not subscribe to lock release notifications on '" + this.channel.getTopic()
-						+ "'; retrying every " + RECOVERY_INTERVAL.toMillis()
-						+ "ms, and waiters re-check until then: " + ex.getMessage());
+				logger.warn("Could not subscribe to lock release notifications; retrying every "
+						+ RECOVERY_INTERVAL.toMillis() + "ms, and waiters re-check until then: " + ex.getMessage());
 			}
 			this.container.stop();
-			if (!this.retries.isShutdown()) {
-				this.retries.schedule(() -> startListening(false), RECOVERY_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+			if (!this.housekeeping.isShutdown()) {
+				this.housekeeping.schedule(() -> startListening(false), RECOVERY_INTERVAL.toMillis(),
+						TimeUnit.MILLISECONDS);
 			}
 		}
 	}

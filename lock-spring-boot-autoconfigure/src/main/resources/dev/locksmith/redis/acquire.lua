@@ -1,32 +1,68 @@
--- Acquires one or more locks, all or nothing, and issues a fencing token for each, in one round trip.
--- KEYS[1..n]     the lock keys
--- KEYS[n+1..2n]  their fencing counters: KEYS[n+i] counts the grants of KEYS[i]
--- ARGV[1]        owner token
--- ARGV[2]        lease in milliseconds
--- ARGV[3]        how long a fencing counter outlives its last grant, in milliseconds
--- Returns        {1, token of KEYS[1], ..., token of KEYS[n]} when every lock was free and is now held;
---                {0, i, remaining lease in ms} when KEYS[i] is held by another owner (nothing is set).
+-- Acquires one or more locks, all or nothing and in arrival order, and issues a fencing token for
+-- each, in one round trip. Appended to hand-on.lua.
+-- KEYS[1..n]       the lock keys
+-- KEYS[n+1..2n]    their fencing counters: KEYS[n+i] counts the grants of KEYS[i]
+-- KEYS[2n+1..3n]   their wait queues: owner tokens of waiters, first come first
+-- KEYS[3n+1..4n]   the deadline of each waiter, in server milliseconds, by owner token
+-- ARGV[1]          owner token
+-- ARGV[2]          lease in milliseconds
+-- ARGV[3]          how long a fencing counter outlives its last grant, in milliseconds
+-- ARGV[4]          how long the caller waits when refused, in milliseconds; 0 = it does not queue
+-- ARGV[5]          claim lease in milliseconds
+-- ARGV[5+i]        release channel of KEYS[i]
+-- Returns          {1, token of KEYS[1], ..., token of KEYS[n]} when every lock is now held;
+--                  {0, i, remaining lease in ms} when KEYS[i] is held by another owner or a waiter
+--                  ahead of the caller, who then stands in the queue of every key.
+--
+-- A free lock with waiters goes to the first of them (or to the caller when it is that waiter), so
+-- nobody overtakes a queue. A caller refused on one key gives back the locks it was handed on the
+-- others, so no waiter holds some keys while it waits for the rest.
 --
 -- A fencing token is max(counter + 1, server time in microseconds): strictly increasing per lock even
 -- when the server restarts empty or the counter expired, unless the server clock steps back by more
 -- than the counter's lifetime.
-local n = #KEYS / 2
+local n = #KEYS / 4
+local owner, lease, fenceLifetime, queueFor, claimLease = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
+local nowMillis, nowMicros = serverTime()
+local busy = 0
 for i = 1, n do
-  if redis.call('EXISTS', KEYS[i]) == 1 then
-    return {0, i, redis.call('PTTL', KEYS[i])}
+  local holder = redis.call('GET', KEYS[i])
+  if not holder and redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
+    handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], nowMillis, claimLease)
+    holder = redis.call('GET', KEYS[i])
+  end
+  if holder and holder ~= owner then
+    busy = i
+    break
   end
 end
-local time = redis.call('TIME')
-local floor = tonumber(time[1]) * 1000000 + tonumber(time[2])
-local granted = {1}
-for i = 1, n do
-  redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])
-  local fence = redis.call('INCR', KEYS[n + i])
-  if fence < floor then
-    fence = floor
-    redis.call('SET', KEYS[n + i], string.format('%.0f', floor))
+if busy == 0 then
+  local granted = {1}
+  for i = 1, n do
+    redis.call('SET', KEYS[i], owner, 'PX', lease)
+    redis.call('LREM', KEYS[2 * n + i], 0, owner)
+    redis.call('HDEL', KEYS[3 * n + i], owner)
+    local fence = redis.call('INCR', KEYS[n + i])
+    if fence < nowMicros then
+      fence = nowMicros
+      redis.call('SET', KEYS[n + i], string.format('%.0f', nowMicros))
+    end
+    redis.call('PEXPIRE', KEYS[n + i], fenceLifetime)
+    granted[i + 1] = fence
   end
-  redis.call('PEXPIRE', KEYS[n + i], ARGV[3])
-  granted[i + 1] = fence
+  return granted
 end
-return granted
+for i = 1, n do
+  if redis.call('GET', KEYS[i]) == owner then
+    redis.call('DEL', KEYS[i])
+    handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], nowMillis, claimLease)
+  end
+  if queueFor > 0 and redis.call('HSETNX', KEYS[3 * n + i], owner, nowMillis + queueFor) == 1 then
+    redis.call('RPUSH', KEYS[2 * n + i], owner)
+    if redis.call('PTTL', KEYS[2 * n + i]) < queueFor then
+      redis.call('PEXPIRE', KEYS[2 * n + i], queueFor)
+      redis.call('PEXPIRE', KEYS[3 * n + i], queueFor)
+    end
+  end
+end
+return {0, busy, redis.call('PTTL', KEYS[busy])}

@@ -1,10 +1,13 @@
--- Deletes a lock whatever its owner and tells waiters that it is free; the fencing counter stays.
+-- Deletes a lock whatever its owner and hands it to its first live waiter; the fencing counter stays.
+-- Appended to hand-on.lua.
 -- KEYS[1]  the lock key
--- ARGV[1]  release notification channel
--- ARGV[2]  notification message: the lock's key as the application named it
+-- KEYS[2]  its wait queue
+-- KEYS[3]  the deadlines of its waiters
+-- ARGV[1]  claim lease in milliseconds
+-- ARGV[2]  release channel of the lock
 -- Returns  1 when a lock was deleted, else 0.
 if redis.call('DEL', KEYS[1]) == 0 then
   return 0
 end
-redis.call('PUBLISH', ARGV[1], ARGV[2])
+handOn(KEYS[1], KEYS[2], KEYS[3], ARGV[2], serverTime(), ARGV[1])
 return 1

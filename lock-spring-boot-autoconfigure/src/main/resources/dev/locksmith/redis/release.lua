@@ -1,14 +1,22 @@
--- Releases locks only for their owner and tells waiters that they are free, in one round trip.
--- KEYS[1..n]     the lock keys
--- ARGV[1]        owner token
--- ARGV[2]        release notification channel
--- ARGV[2+i]      notification message for KEYS[i]: the lock's key as the application named it
--- Returns        how many of the locks were released; the others are gone or held by another owner.
+-- Releases locks only for their owner, or takes a waiter that gives up out of the queues, and hands
+-- each freed lock to its first live waiter, in one round trip. Appended to hand-on.lua.
+-- KEYS[1..n]       the lock keys
+-- KEYS[n+1..2n]    their wait queues
+-- KEYS[2n+1..3n]   the deadlines of their waiters
+-- ARGV[1]          owner token
+-- ARGV[2]          claim lease in milliseconds
+-- ARGV[2+i]        release channel of KEYS[i]
+-- Returns          how many of the locks were released; the others are gone or held by another owner.
+local n = #KEYS / 3
+local owner, claimLease = ARGV[1], ARGV[2]
+local nowMillis = serverTime()
 local released = 0
-for i = 1, #KEYS do
-  if redis.call('GET', KEYS[i]) == ARGV[1] then
+for i = 1, n do
+  redis.call('LREM', KEYS[n + i], 0, owner)
+  redis.call('HDEL', KEYS[2 * n + i], owner)
+  if redis.call('GET', KEYS[i]) == owner then
     redis.call('DEL', KEYS[i])
-    redis.call('PUBLISH', ARGV[2], ARGV[2 + i])
+    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], ARGV[2 + i], nowMillis, claimLease)
     released = released + 1
   end
 end

@@ -32,7 +32,7 @@ class LeaseRenewalTests {
 
 	private LettuceConnectionFactory connections;
 
-	private TimeBoundedLockBackend backend;
+	private RedisLockBackend backend;
 
 	private DefaultLockService locks;
 
@@ -40,9 +40,8 @@ class LeaseRenewalTests {
 	void createService() {
 		this.redis = redisServer.server();
 		this.connections = this.redis.connectionFactory();
-		this.backend = new TimeBoundedLockBackend(new RedisLockBackend(this.connections, new RedisLockKeys("lock:")),
-				Duration.ofSeconds(5));
-		this.locks = DefaultLockService.builder(this.backend).build();
+		this.backend = new RedisLockBackend(this.connections, new RedisLockKeys("lock:"));
+		this.locks = DefaultLockService.builder(this.backend).storeTimeout(Duration.ofSeconds(5)).build();
 	}
 
 	@AfterEach

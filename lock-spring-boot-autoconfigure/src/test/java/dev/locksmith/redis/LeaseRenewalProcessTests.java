@@ -21,7 +21,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
-import dev.locksmith.core.TimeBoundedLockBackend;
 import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
 
@@ -49,8 +48,8 @@ class LeaseRenewalProcessTests {
 		this.redis = redisServer.server();
 		this.connections = this.redis.connectionFactory();
 		this.locks = DefaultLockService
-			.builder(new TimeBoundedLockBackend(new RedisLockBackend(this.connections, new RedisLockKeys("lock:")),
-					Duration.ofSeconds(2)))
+			.builder(new RedisLockBackend(this.connections, new RedisLockKeys("lock:")))
+			.storeTimeout(Duration.ofSeconds(2))
 			.build();
 	}
 

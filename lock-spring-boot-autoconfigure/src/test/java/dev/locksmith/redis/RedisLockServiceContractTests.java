@@ -9,7 +9,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockServiceContractTests;
-import dev.locksmith.core.TimeBoundedLockBackend;
 
 /**
  * The lock contract on a Redis deployment: every service gets its own connections, release
@@ -21,7 +20,7 @@ abstract class RedisLockServiceContractTests extends LockServiceContractTests {
 
 	static final Duration REDIS_TIMEOUT = Duration.ofMillis(500);
 
-	private final List<AutoCloseable> resources = new ArrayList<>();
+	protected final List<AutoCloseable> resources = new ArrayList<>();
 
 	/** New, started connections to the deployment under test. */
 	protected abstract LettuceConnectionFactory connect();
@@ -37,11 +36,10 @@ abstract class RedisLockServiceContractTests extends LockServiceContractTests {
 	protected DefaultLockService.Builder newServiceBuilder() {
 		LettuceConnectionFactory connections = connectForTest();
 		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
-		TimeBoundedLockBackend backend = new TimeBoundedLockBackend(new RedisLockBackend(connections, KEYS),
-				REDIS_TIMEOUT);
+		RedisLockBackend backend = new RedisLockBackend(connections, KEYS);
 		this.resources.add(0, backend);
 		this.resources.add(0, notifications::destroy);
-		return DefaultLockService.builder(backend).releaseNotifications(notifications);
+		return DefaultLockService.builder(backend).storeTimeout(REDIS_TIMEOUT).releaseNotifications(notifications);
 	}
 
 	@AfterEach

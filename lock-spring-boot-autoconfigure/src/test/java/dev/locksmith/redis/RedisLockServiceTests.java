@@ -1,10 +1,15 @@
 package dev.locksmith.redis;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -29,6 +34,8 @@ import static org.awaitility.Awaitility.await;
 
 /** The lock contract and the Redis-specific guarantees, against a real {@code redis-server}. */
 class RedisLockServiceTests extends RedisLockServiceContractTests {
+
+	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
 	@RegisterExtension
 	static final RedisServerExtension redisServer = new RedisServerExtension();
@@ -80,11 +87,12 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 				throw new IllegalStateException(ex);
 			}
 		});
-		await().until(() -> redis.callsOf("evalsha") == 1);
+		await().until(() -> redis.callsOf("evalsha") == 2);
 		holder.close();
 
 		assertThat(waiter.get(30, TimeUnit.SECONDS)).isPresent();
-		assertThat(redis.callsOf("evalsha")).as("first try, release, try after the notification").isEqualTo(3);
+		assertThat(redis.callsOf("evalsha")).as("first try, try once subscribed, release, take the handed-over lock")
+			.isEqualTo(4);
 	}
 
 	@Test
@@ -112,9 +120,12 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 		await().until(() -> redis.callsOf("evalsha") >= 4
 				&& waiters.stream().allMatch((waiter) -> waiter.getState() == Thread.State.TIMED_WAITING));
 
-		assertThat(redis.command("PUBSUB", "NUMSUB", KEYS.releaseChannel()))
-			.as("one subscriber for each of the two services, none per waiting thread")
-			.isEqualTo(KEYS.releaseChannel() + "\n2");
+		for (int key = 0; key < 4; key++) {
+			String channel = KEYS.releaseChannel("job:" + key);
+			assertThat(redis.command("PUBSUB", "NUMSUB", channel))
+				.as("one subscription of the waiting service, none per waiting thread, none of the holder")
+				.isEqualTo(channel + "\n1");
+		}
 		holders.forEach(LockHandle::close);
 		for (Thread waiter : waiters) {
 			waiter.join(TimeUnit.SECONDS.toMillis(30));
@@ -174,6 +185,11 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 	@Test
 	void aCrashedRedisGivesLockUnavailableAndLockingRecoversWhenItReturns() throws Exception {
 		this.locks.tryAcquire("warm-up", LockOptions.ofTtl(LONG)).orElseThrow();
+		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connectForTest(), KEYS);
+		this.resources.add(0, notifications::destroy);
+		notifications.listen((key, ownerToken, claimLease) -> {
+		});
+		notifications.watch("job");
 		redis.kill();
 		try {
 			assertThatExceptionOfType(LockUnavailableException.class)
@@ -187,8 +203,8 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 			.ignoreException(LockUnavailableException.class)
 			.until(() -> this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).isPresent());
 		await().atMost(Duration.ofSeconds(30))
-			.untilAsserted(() -> assertThat(redis.command("PUBSUB", "NUMSUB", KEYS.releaseChannel()))
-				.as("release notifications subscribed again").isEqualTo(KEYS.releaseChannel() + "\n1"));
+			.untilAsserted(() -> assertThat(redis.command("PUBSUB", "NUMSUB", KEYS.releaseChannel("job")))
+				.as("the watched key subscribed again").isEqualTo(KEYS.releaseChannel("job") + "\n1"));
 	}
 
 	@Test
@@ -206,6 +222,61 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 		finally {
 			redis.resume();
 		}
+	}
+
+	@Test
+	void twoThousandContendedCyclesStartAlmostNoThread() throws Exception {
+		DefaultLockService other = newService();
+		ExecutorService contenders = Executors.newFixedThreadPool(2);
+		try {
+			contenders.invokeAll(List.of(() -> null, () -> null));
+			long startedBefore = THREADS.getTotalStartedThreadCount();
+			List<Future<Object>> cycles = contenders.invokeAll(List.of(() -> cycle(this.locks, 1000),
+					() -> cycle(other, 1000)));
+			for (Future<Object> done : cycles) {
+				done.get();
+			}
+
+			assertThat(THREADS.getTotalStartedThreadCount() - startedBefore)
+				.as("threads started by the library during 2,000 acquire/release cycles on one key")
+				.isLessThanOrEqualTo(20);
+		}
+		finally {
+			contenders.shutdownNow();
+		}
+	}
+
+	@Test
+	void callsTimedOutAgainstAFrozenRedisLeaveNoThreadBehind() throws Exception {
+		DefaultLockService impatient = newService(newServiceBuilder().storeTimeout(Duration.ofMillis(20)));
+		await().ignoreExceptions().until(() -> {
+			impatient.tryAcquire("warm-up", LockOptions.ofTtl(LONG)).orElseThrow().close();
+			return true;
+		});
+		int threadsBefore = THREADS.getThreadCount();
+		redis.pause();
+		try {
+			for (int i = 0; i < 200; i++) {
+				String key = "frozen:" + i;
+				assertThatExceptionOfType(LockUnavailableException.class)
+					.isThrownBy(() -> impatient.tryAcquire(key, LockOptions.ofTtl(LONG)));
+			}
+			assertThat(THREADS.getThreadCount() - threadsBefore).as("live threads added by 200 timed-out calls")
+				.isLessThanOrEqualTo(3);
+		}
+		finally {
+			redis.resume();
+		}
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(redis.command("KEYS", "lock:{frozen:*")).as("late grants released")
+				.isEmpty());
+	}
+
+	private static Object cycle(DefaultLockService locks, int times) throws InterruptedException {
+		for (int i = 0; i < times; i++) {
+			locks.acquire("hot", LockOptions.ofTtl(LONG).withWaitTime(LONG)).close();
+		}
+		return null;
 	}
 
 	@ParameterizedTest

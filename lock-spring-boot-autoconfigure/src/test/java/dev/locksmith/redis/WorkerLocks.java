@@ -5,7 +5,6 @@ import java.time.Duration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.locksmith.core.DefaultLockService;
-import dev.locksmith.core.TimeBoundedLockBackend;
 import dev.locksmith.testing.RedisServer;
 
 /** The lock engine of a worker JVM, wired by hand as the auto-configuration would wire it. */
@@ -17,14 +16,17 @@ final class WorkerLocks implements AutoCloseable {
 
 	private final RedisReleaseNotifications notifications;
 
-	private final TimeBoundedLockBackend backend;
+	private final RedisLockBackend backend;
 
 	WorkerLocks(int port, Duration redisTimeout) {
 		RedisLockKeys keys = new RedisLockKeys("lock:");
 		this.connections = RedisServer.connectionFactory(port);
 		this.notifications = new RedisReleaseNotifications(this.connections, keys);
-		this.backend = new TimeBoundedLockBackend(new RedisLockBackend(this.connections, keys), redisTimeout);
-		this.locks = DefaultLockService.builder(this.backend).releaseNotifications(this.notifications).build();
+		this.backend = new RedisLockBackend(this.connections, keys);
+		this.locks = DefaultLockService.builder(this.backend)
+			.storeTimeout(redisTimeout)
+			.releaseNotifications(this.notifications)
+			.build();
 	}
 
 	@Override

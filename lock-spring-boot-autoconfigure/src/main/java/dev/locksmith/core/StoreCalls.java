@@ -1,0 +1,65 @@
+package dev.locksmith.core;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import dev.locksmith.core.LockBackend.AcquireResult;
+import dev.locksmith.core.LockBackend.LeaseExtension;
+
+/**
+ * The engine's side of the {@link LockBackend}: waits for each store call on the caller's thread, at
+ * most the store timeout, and turns silence into a {@link LockUnavailableException}. No thread is
+ * started or borrowed per call. An acquisition that answers after its caller gave up is released.
+ */
+final class StoreCalls {
+
+	private static final Logger logger = System.getLogger(StoreCalls.class.getName());
+
+	private final LockBackend backend;
+
+	private final TimeLimit timeLimit;
+
+	StoreCalls(LockBackend backend, Duration timeout) {
+		this.backend = backend;
+		this.timeLimit = new TimeLimit(timeout);
+	}
+
+	AcquireResult tryAcquire(List<String> keys, String ownerToken, Duration ttl, Duration queueFor)
+			throws InterruptedException {
+		CompletableFuture<AcquireResult> call = this.backend.tryAcquire(keys, ownerToken, ttl, queueFor);
+		try {
+			return await(call, "acquire of " + LockKeys.describe(keys));
+		}
+		catch (LockUnavailableException | InterruptedException ex) {
+			call.thenRun(() -> releaseInBackground(keys, ownerToken));
+			throw ex;
+		}
+	}
+
+	int release(List<String> keys, String ownerToken) throws InterruptedException {
+		return await(this.backend.release(keys, ownerToken), "release of " + LockKeys.describe(keys));
+	}
+
+	/** Sends a release without waiting for it: for a waiter that gives up, or a grant nobody waits for. */
+	void releaseInBackground(List<String> keys, String ownerToken) {
+		this.backend.release(keys, ownerToken).whenComplete((released, failure) -> {
+			if (failure != null) {
+				logger.log(Level.DEBUG, "Could not release " + LockKeys.describe(keys)
+						+ "; it frees itself when its lease ends", failure);
+			}
+		});
+	}
+
+	List<Boolean> extend(List<LeaseExtension> leases) throws InterruptedException {
+		return await(this.backend.extend(leases),
+				"extend of " + LockKeys.describe(leases.stream().map(LeaseExtension::key).toList()));
+	}
+
+	private <T> T await(CompletableFuture<T> call, String what) throws InterruptedException {
+		return this.timeLimit.await(call, what);
+	}
+
+}

@@ -1,0 +1,113 @@
+package dev.locksmith.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * This process's threads waiting for busy locks, by owner token and by key. The order among waiters
+ * is kept by the store's queues; this registry only wakes the waiter a release handed a lock to, and
+ * tells the others of that key when to look again should it never take it. Built on
+ * {@link Semaphore}: waiting is interruptible and never pins a virtual thread.
+ */
+final class Waiters {
+
+	private final Map<String, Waiter> byOwnerToken = new ConcurrentHashMap<>();
+
+	private final Map<String, Set<Waiter>> byKey = new ConcurrentHashMap<>();
+
+	/** Registers a waiter, before its first attempt, so that no hand-over to it goes unseen. */
+	Waiter join(List<String> keys, String ownerToken) {
+		Waiter waiter = new Waiter(keys, ownerToken);
+		this.byOwnerToken.put(ownerToken, waiter);
+		for (String key : keys) {
+			this.byKey.computeIfAbsent(key, (k) -> ConcurrentHashMap.newKeySet()).add(waiter);
+		}
+		return waiter;
+	}
+
+	void leave(Waiter waiter) {
+		this.byOwnerToken.remove(waiter.ownerToken);
+		for (String key : waiter.keys) {
+			this.byKey.computeIfPresent(key, (k, waiters) -> {
+				waiters.remove(waiter);
+				return waiters.isEmpty() ? null : waiters;
+			});
+		}
+	}
+
+	/**
+	 * A release handed {@code key} to {@code ownerToken}: wakes that waiter, and has the others of the
+	 * key look again when the claim lease ends, in case the new claimant never takes the lock.
+	 */
+	void handedOver(String key, String ownerToken, Duration claimLease) {
+		Waiter claimant = this.byOwnerToken.get(ownerToken);
+		if (claimant != null) {
+			claimant.wake();
+		}
+		Set<Waiter> waiters = this.byKey.get(key);
+		if (waiters != null) {
+			long recheckAt = System.nanoTime() + claimLease.toNanos();
+			for (Waiter waiter : waiters) {
+				if (waiter != claimant) {
+					waiter.recheckBy(recheckAt);
+				}
+			}
+		}
+	}
+
+	/** One waiting thread. */
+	static final class Waiter {
+
+		private final List<String> keys;
+
+		private final String ownerToken;
+
+		private final Semaphore signal = new Semaphore(0);
+
+		private final AtomicLong recheckAtNanos = new AtomicLong(Long.MAX_VALUE);
+
+		private volatile boolean woken;
+
+		private Waiter(List<String> keys, String ownerToken) {
+			this.keys = keys;
+			this.ownerToken = ownerToken;
+		}
+
+		/** Waits until woken, until an earlier re-check is asked for and due, or until {@code nanos} have passed. */
+		void await(long nanos) throws InterruptedException {
+			long until = System.nanoTime() + nanos;
+			try {
+				while (!this.woken) {
+					long wakeAt = Math.min(until, this.recheckAtNanos.get());
+					long remaining = wakeAt - System.nanoTime();
+					if (remaining <= 0) {
+						return;
+					}
+					this.signal.tryAcquire(remaining, TimeUnit.NANOSECONDS);
+				}
+			}
+			finally {
+				this.woken = false;
+				this.recheckAtNanos.set(Long.MAX_VALUE);
+			}
+		}
+
+		private void wake() {
+			this.woken = true;
+			this.signal.release();
+		}
+
+		private void recheckBy(long atNanos) {
+			this.recheckAtNanos.accumulateAndGet(atNanos, Math::min);
+			this.signal.release();
+		}
+
+	}
+
+}

@@ -1,0 +1,41 @@
+package dev.locksmith.redis;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/** The Lua scripts of the Redis backend, each read once from the classpath with its shared helpers. */
+final class LockScripts {
+
+	static final RedisScript<List> ACQUIRE = withHandOn("acquire.lua", List.class);
+
+	static final RedisScript<Long> RELEASE = withHandOn("release.lua", Long.class);
+
+	static final RedisScript<List> EXTEND = RedisScript.of(read("extend.lua"), List.class);
+
+	static final RedisScript<Long> FORCE_RELEASE = withHandOn("force-release.lua", Long.class);
+
+	/** The scripts that the lock engine runs on its hot path, loaded into Redis at startup. */
+	static final List<RedisScript<?>> HOT_PATH = List.of(ACQUIRE, RELEASE, EXTEND);
+
+	private LockScripts() {
+	}
+
+	private static <T> RedisScript<T> withHandOn(String name, Class<T> resultType) {
+		return RedisScript.of(read("hand-on.lua") + read(name), resultType);
+	}
+
+	private static String read(String name) {
+		try {
+			return new ClassPathResource("dev/locksmith/redis/" + name).getContentAsString(StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not read Lua script " + name, ex);
+		}
+	}
+
+}
