@@ -43,7 +43,7 @@ public final class BenchmarkMain {
 		System.out.println("Benchmarks: " + settings.describe());
 		try (RedisServer redis = RedisServer.start(); BenchEnvironment environment = new BenchEnvironment(redis.port())) {
 			MachineInfo machine = MachineInfo.detect(redis);
-			Map<Library, BenchLock> locks = open(environment);
+			Map<Library, BenchLock> locks = open(environment, settings);
 			try {
 				BenchmarkResults results = measure(settings, redis, locks);
 				List<Verdict> verdicts = Targets.evaluate(results);
@@ -62,9 +62,9 @@ public final class BenchmarkMain {
 		System.exit(0);
 	}
 
-	private static Map<Library, BenchLock> open(BenchEnvironment environment) {
+	private static Map<Library, BenchLock> open(BenchEnvironment environment, BenchSettings settings) {
 		Map<Library, BenchLock> locks = new EnumMap<>(Library.class);
-		for (Library library : Library.values()) {
+		for (Library library : settings.libraries()) {
 			locks.put(library, library.open(environment));
 		}
 		return locks;

@@ -19,6 +19,8 @@ import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.renderer.category.BarRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.category.DefaultCategoryDataset;
 
 import dev.locksmith.benchmarks.lock.Library;
@@ -71,7 +73,12 @@ public final class BenchmarkChart {
 	private static void style(CategoryPlot plot) {
 		plot.setBackgroundPaint(Color.WHITE);
 		plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-		plot.addRangeMarker(new ValueMarker(1.0, Color.DARK_GRAY, new BasicStroke(1.5f)));
+		ValueMarker textbook = new ValueMarker(1.0, Color.DARK_GRAY, new BasicStroke(1.5f));
+		textbook.setLabel("textbook = 1");
+		textbook.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+		textbook.setLabelAnchor(RectangleAnchor.TOP_LEFT);
+		textbook.setLabelTextAnchor(TextAnchor.BOTTOM_LEFT);
+		plot.addRangeMarker(textbook);
 		plot.getDomainAxis().setTickLabelFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
 		BarRenderer renderer = (BarRenderer) plot.getRenderer();
 		renderer.setBarPainter(new StandardBarPainter());
@@ -80,6 +87,21 @@ public final class BenchmarkChart {
 		renderer.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator("{2}", new DecimalFormat("0.00")));
 		renderer.setDefaultItemLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
 		renderer.setDefaultItemLabelsVisible(true);
+		for (Library library : Library.values()) {
+			renderer.setSeriesPaint(library.ordinal(), color(library));
+		}
+	}
+
+	private static Color color(Library library) {
+		return switch (library) {
+			case TEXTBOOK -> new Color(0x8C8C8C);
+			case REDISSON -> new Color(0x1F77B4);
+			case SPRING_INTEGRATION_SPIN -> new Color(0x2CA02C);
+			case SPRING_INTEGRATION_PUB_SUB -> new Color(0x98DF8A);
+			case SHEDLOCK -> new Color(0xFF7F0E);
+			case LOCKSMITH -> new Color(0xD62728);
+			case LOCKSMITH_ANNOTATED -> new Color(0x8C1C13);
+		};
 	}
 
 }
