@@ -60,7 +60,7 @@ public record BenchSettings(Duration warmup, Duration measure, Duration hold, in
 	}
 
 	private static String text(Duration duration) {
-		return DurationStyle.SIMPLE.print(duration);
+		return (duration.toMillis() % 1000 == 0) ? duration.toSeconds() + "s" : duration.toMillis() + "ms";
 	}
 
 }

@@ -19,8 +19,6 @@ import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.renderer.category.BarRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.title.TextTitle;
-import org.jfree.chart.ui.RectangleAnchor;
-import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.category.DefaultCategoryDataset;
 
 import dev.locksmith.benchmarks.lock.Library;
@@ -73,12 +71,7 @@ public final class BenchmarkChart {
 	private static void style(CategoryPlot plot) {
 		plot.setBackgroundPaint(Color.WHITE);
 		plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-		ValueMarker textbook = new ValueMarker(1.0, Color.DARK_GRAY, new BasicStroke(1.5f));
-		textbook.setLabel("textbook = 1");
-		textbook.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-		textbook.setLabelAnchor(RectangleAnchor.TOP_LEFT);
-		textbook.setLabelTextAnchor(TextAnchor.BOTTOM_LEFT);
-		plot.addRangeMarker(textbook);
+		plot.addRangeMarker(new ValueMarker(1.0, Color.DARK_GRAY, new BasicStroke(1.5f)));
 		plot.getDomainAxis().setTickLabelFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
 		BarRenderer renderer = (BarRenderer) plot.getRenderer();
 		renderer.setBarPainter(new StandardBarPainter());

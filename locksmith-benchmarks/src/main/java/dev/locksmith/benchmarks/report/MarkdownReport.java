@@ -92,7 +92,8 @@ public final class MarkdownReport {
 		line("Each worker JVM is a child process started with this JVM's classpath; the coordinating JVM takes no");
 		line("locks. The critical section is `GET` then `SET` of a counter, two commands on a plain Lettuce");
 		line("connection: a lost update means two holders at once. Max wait is the longest time one thread waited");
-		line("for the lock.");
+		line("for the lock. On a small machine these contended figures move a lot from one run to the next:");
+		line("compare libraries within one run.");
 		line("");
 		table("d. ", results.renewal(), List.of("Redis commands/s", "script calls/s"),
 				(library, f) -> List.of("%,.0f".formatted(f.commandsPerSecond()),
