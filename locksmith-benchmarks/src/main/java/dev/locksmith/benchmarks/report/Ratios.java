@@ -1,0 +1,31 @@
+package dev.locksmith.benchmarks.report;
+
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+
+import dev.locksmith.benchmarks.lock.Library;
+import dev.locksmith.benchmarks.scenario.ScenarioResults;
+
+/** Compares one library's figure with the textbook lock's, the baseline of every ratio. */
+final class Ratios {
+
+	private Ratios() {
+	}
+
+	/** {@code figure} of {@code library} divided by that of the textbook lock; empty when either is missing or the baseline is zero. */
+	static <R> Optional<Double> toTextbook(ScenarioResults<R> results, Library library, ToDoubleFunction<R> figure) {
+		Optional<Double> baseline = results.figures(Library.TEXTBOOK).map(figure::applyAsDouble).filter((b) -> b > 0);
+		return baseline.flatMap((b) -> results.figures(library).map((f) -> figure.applyAsDouble(f) / b));
+	}
+
+	/** A ratio as the report prints it. */
+	static String format(Optional<Double> ratio) {
+		return ratio.map(Ratios::format).orElse("–");
+	}
+
+	/** A ratio as the report prints it. */
+	static String format(double ratio) {
+		return "%.2f×".formatted(ratio);
+	}
+
+}

@@ -1,0 +1,84 @@
+package dev.locksmith.benchmarks.scenario;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import dev.locksmith.benchmarks.BenchSettings;
+import dev.locksmith.benchmarks.lock.BenchLock;
+import dev.locksmith.benchmarks.lock.Library;
+import dev.locksmith.testing.RedisServer;
+
+/**
+ * Scenario c: several worker JVMs with several threads each contend for one key; the critical
+ * section is a read-modify-write of a counter in Redis. Measures throughput, lost updates,
+ * fairness between threads and the longest wait.
+ */
+public final class CrossProcessContention implements Scenario<ContentionFigures> {
+
+	private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
+
+	private static final Duration REPORT_TIMEOUT = Duration.ofMinutes(1);
+
+	private final BenchSettings settings;
+
+	private final RedisServer redis;
+
+	public CrossProcessContention(BenchSettings settings, RedisServer redis) {
+		this.settings = settings;
+		this.redis = redis;
+	}
+
+	@Override
+	public String title() {
+		return "%d JVMs x %d threads on one key, read-modify-write section".formatted(this.settings.jvms(),
+				this.settings.threadsPerJvm());
+	}
+
+	/** Measures {@code library} in worker JVMs of its own; the clients of this JVM take no part. */
+	@Override
+	public Optional<ContentionFigures> measure(Library library, BenchLock lock) throws Exception {
+		this.redis.command("SET", ContentionWorker.COUNTER, "0");
+		List<WorkerProcess> workers = new ArrayList<>();
+		try {
+			for (int i = 0; i < this.settings.jvms(); i++) {
+				workers.add(WorkerProcess.start(i, library, this.redis.port(), this.settings.threadsPerJvm(),
+						this.settings.warmup()));
+			}
+			for (WorkerProcess worker : workers) {
+				worker.awaitLine(ContentionWorker.READY, STARTUP_TIMEOUT);
+			}
+			long start = System.nanoTime();
+			for (WorkerProcess worker : workers) {
+				worker.send(ContentionWorker.GO);
+			}
+			Thread.sleep(this.settings.measure().toMillis());
+			for (WorkerProcess worker : workers) {
+				worker.send(ContentionWorker.STOP);
+			}
+			long elapsed = System.nanoTime() - start;
+			List<ThreadTally> tallies = new ArrayList<>();
+			for (WorkerProcess worker : workers) {
+				tallies.addAll(worker.tallies(REPORT_TIMEOUT));
+			}
+			long counter = Long.parseLong(this.redis.command("GET", ContentionWorker.COUNTER));
+			return Optional.of(figures(tallies, counter, elapsed));
+		}
+		finally {
+			for (WorkerProcess worker : workers) {
+				worker.close();
+			}
+		}
+	}
+
+	private static ContentionFigures figures(List<ThreadTally> tallies, long counter, long elapsedNanos) {
+		long sections = tallies.stream().mapToLong(ThreadTally::sections).sum();
+		long fewest = tallies.stream().mapToLong(ThreadTally::sections).min().orElse(0);
+		long most = tallies.stream().mapToLong(ThreadTally::sections).max().orElse(0);
+		long maxWait = tallies.stream().mapToLong(ThreadTally::maxWaitNanos).max().orElse(0);
+		return new ContentionFigures(sections / (elapsedNanos / 1e9), sections, sections - counter,
+				(most == 0) ? 0 : (double) fewest / most, maxWait / 1e6);
+	}
+
+}

@@ -1,0 +1,52 @@
+package dev.locksmith.benchmarks.scenario;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import org.HdrHistogram.Histogram;
+
+import dev.locksmith.benchmarks.BenchSettings;
+import dev.locksmith.benchmarks.lock.BenchLock;
+import dev.locksmith.benchmarks.lock.Library;
+
+/** Scenario a: one thread acquires and releases one free key over and over; latency percentiles. */
+public final class UncontendedLatency implements Scenario<LatencyFigures> {
+
+	private static final String KEY = "bench:uncontended";
+
+	private final BenchSettings settings;
+
+	public UncontendedLatency(BenchSettings settings) {
+		this.settings = settings;
+	}
+
+	@Override
+	public String title() {
+		return "Uncontended acquire + release, 1 thread";
+	}
+
+	@Override
+	public Optional<LatencyFigures> measure(Library library, BenchLock lock) throws Exception {
+		Duration expected = this.settings.warmup().plus(this.settings.measure());
+		return Optional.of(Workers.runOne(() -> sample(lock), expected));
+	}
+
+	private LatencyFigures sample(BenchLock lock) throws Exception {
+		long measureStart = System.nanoTime() + this.settings.warmup().toNanos();
+		long end = measureStart + this.settings.measure().toNanos();
+		Histogram nanos = new Histogram(3);
+		long now = System.nanoTime();
+		while (now < end) {
+			lock.runLocked(KEY, () -> {
+			});
+			long finished = System.nanoTime();
+			if (now >= measureStart) {
+				nanos.recordValue(finished - now);
+			}
+			now = finished;
+		}
+		return new LatencyFigures(nanos.getValueAtPercentile(50) / 1000.0, nanos.getValueAtPercentile(99) / 1000.0,
+				nanos.getTotalCount());
+	}
+
+}

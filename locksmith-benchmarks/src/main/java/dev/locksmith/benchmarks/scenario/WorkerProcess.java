@@ -1,0 +1,120 @@
+package dev.locksmith.benchmarks.scenario;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import dev.locksmith.benchmarks.lock.Library;
+
+/**
+ * One {@link ContentionWorker} JVM, started from this JVM's classpath: sends it commands and reads
+ * its reports, each within a timeout.
+ */
+final class WorkerProcess implements AutoCloseable {
+
+	private static final String END_OF_OUTPUT = "bench:end-of-output";
+
+	private final String name;
+
+	private final Process process;
+
+	private final Writer commands;
+
+	private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+
+	private WorkerProcess(String name, Process process) {
+		this.name = name;
+		this.process = process;
+		this.commands = process.outputWriter(StandardCharsets.UTF_8);
+		Thread reader = new Thread(this::readOutput, name + "-output");
+		reader.setDaemon(true);
+		reader.start();
+	}
+
+	/** Starts worker number {@code index} for {@code library}; its standard error goes to this JVM's. */
+	static WorkerProcess start(int index, Library library, int redisPort, int threads, Duration warmup) {
+		List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+				System.getProperty("java.class.path"), ContentionWorker.class.getName(), library.name(),
+				Integer.toString(redisPort), Integer.toString(threads), Long.toString(warmup.toMillis()));
+		try {
+			Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+			return new WorkerProcess("worker-" + index, process);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not start a worker JVM", ex);
+		}
+	}
+
+	/** Waits until the worker prints {@code expected}. */
+	void awaitLine(String expected, Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (!nextLine(deadline).equals(expected)) {
+			// skip what the libraries print
+		}
+	}
+
+	/** Sends one command line. */
+	void send(String command) throws IOException {
+		this.commands.write(command + "\n");
+		this.commands.flush();
+	}
+
+	/** Reads the worker's thread tallies, up to its final line. */
+	List<ThreadTally> tallies(Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		List<ThreadTally> tallies = new ArrayList<>();
+		String line;
+		while (!(line = nextLine(deadline)).equals(ContentionWorker.DONE)) {
+			if (ThreadTally.isTally(line)) {
+				tallies.add(ThreadTally.parse(line));
+			}
+		}
+		return tallies;
+	}
+
+	private String nextLine(long deadline) throws InterruptedException {
+		String line = this.lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		if (line == null) {
+			throw new IllegalStateException(this.name + " did not answer in time");
+		}
+		if (line.equals(END_OF_OUTPUT)) {
+			throw new IllegalStateException(this.name + " exited early");
+		}
+		if (line.startsWith(ContentionWorker.FAILED)) {
+			throw new IllegalStateException(this.name + ": " + line.substring(ContentionWorker.FAILED.length()));
+		}
+		return line;
+	}
+
+	private void readOutput() {
+		try (BufferedReader output = this.process.inputReader(StandardCharsets.UTF_8)) {
+			String line;
+			while ((line = output.readLine()) != null) {
+				this.lines.add(line);
+			}
+		}
+		catch (IOException ex) {
+			// the process is gone; the end marker below says so
+		}
+		this.lines.add(END_OF_OUTPUT);
+	}
+
+	@Override
+	public void close() throws IOException, InterruptedException {
+		this.commands.close();
+		if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
+			this.process.destroyForcibly().waitFor();
+		}
+	}
+
+}
