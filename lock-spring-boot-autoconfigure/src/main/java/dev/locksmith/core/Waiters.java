@@ -72,6 +72,8 @@ final class Waiters {
 
 		private final AtomicLong recheckAtNanos = new AtomicLong(Long.MAX_VALUE);
 
+		private volatile long sleepsUntilNanos = Long.MAX_VALUE;
+
 		private volatile boolean woken;
 
 		private Waiter(List<String> keys, String ownerToken) {
@@ -85,6 +87,7 @@ final class Waiters {
 			try {
 				while (!this.woken) {
 					long wakeAt = Math.min(until, this.recheckAtNanos.get());
+					this.sleepsUntilNanos = wakeAt;
 					long remaining = wakeAt - System.nanoTime();
 					if (remaining <= 0) {
 						return;
@@ -93,6 +96,7 @@ final class Waiters {
 				}
 			}
 			finally {
+				this.sleepsUntilNanos = Long.MAX_VALUE;
 				this.woken = false;
 				this.recheckAtNanos.set(Long.MAX_VALUE);
 			}
@@ -103,9 +107,12 @@ final class Waiters {
 			this.signal.release();
 		}
 
+		/** Asks for a re-check by {@code atNanos}; the thread is only woken when it would sleep longer. */
 		private void recheckBy(long atNanos) {
 			this.recheckAtNanos.accumulateAndGet(atNanos, Math::min);
-			this.signal.release();
+			if (atNanos - this.sleepsUntilNanos < 0) {
+				this.signal.release();
+			}
 		}
 
 	}

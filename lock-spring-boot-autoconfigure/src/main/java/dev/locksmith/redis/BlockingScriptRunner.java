@@ -13,10 +13,12 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.util.ClassUtils;
 
 import dev.locksmith.core.LockUnavailableException;
 
@@ -38,10 +40,14 @@ final class BlockingScriptRunner implements ScriptRunner {
 
 	private final ExecutorService executor;
 
+	private static final boolean JEDIS_PRESENT = ClassUtils.isPresent("redis.clients.jedis.Jedis", null);
+
+	/** Whether Redis is a cluster: known from the factory's configuration, else asked once. */
 	private volatile @Nullable Boolean cluster;
 
 	BlockingScriptRunner(RedisConnectionFactory connectionFactory) {
 		this.redis = new StringRedisTemplate(connectionFactory);
+		this.cluster = JEDIS_PRESENT ? JedisClusterCheck.clusterAware(connectionFactory) : null;
 		CustomizableThreadFactory threads = new CustomizableThreadFactory("locksmith-store-");
 		threads.setDaemon(true);
 		ThreadPoolExecutor pool = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS,
@@ -81,6 +87,15 @@ final class BlockingScriptRunner implements ScriptRunner {
 	@Override
 	public void close() {
 		this.executor.shutdownNow();
+	}
+
+	/** Reads cluster-awareness from a Jedis factory's configuration, without a round trip. */
+	private static final class JedisClusterCheck {
+
+		static @Nullable Boolean clusterAware(RedisConnectionFactory connectionFactory) {
+			return (connectionFactory instanceof JedisConnectionFactory jedis) ? jedis.isRedisClusterAware() : null;
+		}
+
 	}
 
 	private <T> CompletableFuture<T> submit(Supplier<T> call) {
