@@ -10,6 +10,7 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -56,11 +57,15 @@ class LeaseRenewalTests {
 	void tenThousandHeldLocksAreRenewedWithAtMostOneCallPerHundredLocks() throws Exception {
 		LockOptions lease = LockOptions.ofTtl(Duration.ofSeconds(3));
 		List<LockHandle> handles = acquireInParallel(10_000, lease);
+		// Renewals may already have run while the locks were being acquired: count renewals and calls from
+		// the same moment. Only the one renewal call in flight across the reset (at most BATCH_SIZE leases)
+		// can be counted as renewals without its call; every call counted has its renewals counted.
+		long renewalsAtReset = totalRenewals();
 		this.redis.resetStats();
 
-		await().atMost(Duration.ofSeconds(30)).until(() -> totalRenewals() >= 20_000);
+		await().atMost(Duration.ofSeconds(30)).until(() -> totalRenewals() - renewalsAtReset >= 20_000);
 		long calls = this.redis.callsOf("evalsha");
-		long renewals = totalRenewals();
+		long renewals = totalRenewals() - renewalsAtReset;
 		handles.forEach(LockHandle::close);
 
 		assertThat(calls).as("renewal calls for %d renewals", renewals).isPositive().isLessThanOrEqualTo(renewals / 100);
@@ -70,6 +75,7 @@ class LeaseRenewalTests {
 	}
 
 	@Test
+	@Tag("soak")
 	void aHundredThousandAcquireReleaseCyclesLeaveNoRenewalBehind() throws Exception {
 		LockOptions lease = LockOptions.ofTtl(Duration.ofSeconds(30));
 		List<CompletableFuture<Void>> workers = new ArrayList<>();
