@@ -5,7 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
@@ -174,6 +178,50 @@ class LeaseRenewalTests {
 		assertThat(kept.isHeld()).isTrue();
 	}
 
+	@Test
+	void pendingRenewalTicksStayFewWhileShortLeasesChurnBesideALongOne() throws Exception {
+		LockHandle longLease = tryAcquire("long", LockOptions.ofTtl(Duration.ofSeconds(30)));
+		AtomicInteger mostPendingTicks = new AtomicInteger();
+		AtomicInteger cycles = new AtomicInteger();
+		long churnUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+		ExecutorService churners = Executors.newFixedThreadPool(4);
+		try {
+			List<Future<?>> workers = new ArrayList<>();
+			for (int w = 0; w < 4; w++) {
+				int worker = w;
+				workers.add(churners.submit(() -> {
+					for (int i = 0; System.nanoTime() - churnUntil < 0; i++) {
+						Duration ttl = Duration.ofMillis(30 + 10 * (i % 8));
+						LockHandle handle = tryAcquire("churn:" + worker + ":" + (i % 20), LockOptions.ofTtl(ttl));
+						if (i % 10 == 0) {
+							// Let some leases reach a renewal tick (or be lost trying) before they are released.
+							await().atMost(Duration.ofSeconds(10))
+								.pollInterval(Duration.ofMillis(1))
+								.until(() -> renewalsOf(handle) > 0 || !handle.isHeld());
+						}
+						handle.close();
+						mostPendingTicks.accumulateAndGet(this.locks.renewalLoad().pendingTicks(), Math::max);
+						cycles.incrementAndGet();
+					}
+					return null;
+				}));
+			}
+			for (Future<?> worker : workers) {
+				worker.get(1, TimeUnit.MINUTES);
+			}
+		}
+		finally {
+			churners.shutdownNow();
+		}
+
+		assertThat(cycles.get()).as("acquire/release cycles").isGreaterThan(300);
+		assertThat(mostPendingTicks.get()).as("most renewal ticks pending at once over %d cycles", cycles.get())
+			.isLessThanOrEqualTo(2);
+		assertThat(this.locks.renewalLoad().leases()).isOne();
+		assertThat(longLease.isHeld()).isTrue();
+		assertThat(this.redis.command("EXISTS", "lock:{long}")).isEqualTo("1");
+	}
+
 	private List<LockHandle> acquireInParallel(int count, LockOptions options) {
 		return IntStream.range(0, count)
 			.parallel()
@@ -189,6 +237,10 @@ class LeaseRenewalTests {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	private static long renewalsOf(LockHandle handle) {
+		return ((DefaultLockHandle) handle).toInfos().findFirst().orElseThrow().renewals();
 	}
 
 	private long totalRenewals() {
