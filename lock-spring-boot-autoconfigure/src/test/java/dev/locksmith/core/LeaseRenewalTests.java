@@ -5,11 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
@@ -220,6 +222,50 @@ class LeaseRenewalTests {
 		assertThat(this.locks.renewalLoad().leases()).isOne();
 		assertThat(longLease.isHeld()).isTrue();
 		assertThat(this.redis.command("EXISTS", "lock:{long}")).isEqualTo("1");
+	}
+
+	@Test
+	void aBlockingLostLeaseListenerDelaysNoOtherRenewal() throws Exception {
+		CountDownLatch listenerEntered = new CountDownLatch(1);
+		CountDownLatch listenerReleased = new CountDownLatch(1);
+		AtomicReference<String> listenerThread = new AtomicReference<>();
+		this.locks.addListener(new LockEventListener() {
+
+			@Override
+			public void leaseLost(LockLostEvent event) {
+				listenerThread.set(Thread.currentThread().getName());
+				listenerEntered.countDown();
+				try {
+					listenerReleased.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+
+		});
+		LockHandle healthy = tryAcquire("healthy", LockOptions.ofTtl(Duration.ofMillis(600)));
+		tryAcquire("doomed", LockOptions.ofTtl(Duration.ofMillis(1500)));
+		try {
+			this.redis.command("DEL", "lock:{doomed}");
+			assertThat(listenerEntered.await(10, TimeUnit.SECONDS)).as("lost-lease listener called").isTrue();
+			long renewalsBefore = renewalsOf(healthy);
+
+			// Five of the healthy lease's TTLs while the listener stays blocked.
+			await().during(Duration.ofSeconds(3))
+				.atMost(Duration.ofSeconds(6))
+				.until(() -> healthy.isHeld() && "1".equals(this.redis.command("EXISTS", "lock:{healthy}")));
+			assertThat(renewalsOf(healthy)).as("renewals while the listener was blocked")
+				.isGreaterThanOrEqualTo(renewalsBefore + 4);
+			try (DefaultLockService rival = DefaultLockService.builder(this.backend).build()) {
+				assertThat(rival.tryAcquire("healthy", LockOptions.ofTtl(Duration.ofSeconds(1)))).isEmpty();
+			}
+			assertThat(listenerReleased.getCount()).as("listener still blocked").isOne();
+			assertThat(listenerThread.get()).doesNotStartWith("locksmith-renewal");
+		}
+		finally {
+			listenerReleased.countDown();
+		}
 	}
 
 	private List<LockHandle> acquireInParallel(int count, LockOptions options) {
