@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import dev.locksmith.core.LockBackend.LeaseExtension;
 import dev.locksmith.redis.RedisLockBackend;
 import dev.locksmith.redis.RedisLockKeys;
 import dev.locksmith.testing.RedisServer;
@@ -50,6 +51,13 @@ class LeaseRenewalTests {
 		this.backend = new TimeBoundedLockBackend(new RedisLockBackend(this.connections, new RedisLockKeys("lock:")),
 				Duration.ofSeconds(5));
 		this.locks = DefaultLockService.builder(this.backend).build();
+		// The first store call of a cold JVM (connecting, loading classes and scripts) can outlast the store
+		// timeout on a loaded machine; pay for it here, not inside the behaviour under test. Extending a lease
+		// nobody holds goes through the whole store path and leaves no key behind.
+		await().atMost(Duration.ofMinutes(1))
+			.ignoreException(LockUnavailableException.class)
+			.until(() -> this.backend.extend(List.of(new LeaseExtension("warm-up", "nobody", Duration.ofSeconds(1)))),
+					(extended) -> extended.equals(List.of(false)));
 	}
 
 	@AfterEach
@@ -251,10 +259,13 @@ class LeaseRenewalTests {
 			assertThat(listenerEntered.await(10, TimeUnit.SECONDS)).as("lost-lease listener called").isTrue();
 			long renewalsBefore = renewalsOf(healthy);
 
-			// Five of the healthy lease's TTLs while the listener stays blocked.
+			// Five of the healthy lease's TTLs while the listener stays blocked. Redis is the judge: the
+			// handle's own isHeld() counts the lease from when a renewal was sent, so on a loaded machine it
+			// may dip while Redis still holds the lock.
 			await().during(Duration.ofSeconds(3))
 				.atMost(Duration.ofSeconds(6))
-				.until(() -> healthy.isHeld() && "1".equals(this.redis.command("EXISTS", "lock:{healthy}")));
+				.until(() -> "1".equals(this.redis.command("EXISTS", "lock:{healthy}")));
+			assertThat(((DefaultLockHandle) healthy).isActive()).as("healthy lease neither lost nor released").isTrue();
 			assertThat(renewalsOf(healthy)).as("renewals while the listener was blocked")
 				.isGreaterThanOrEqualTo(renewalsBefore + 4);
 			try (DefaultLockService rival = DefaultLockService.builder(this.backend).build()) {
