@@ -10,7 +10,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.jspecify.annotations.Nullable;
 
@@ -42,7 +41,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	private final Set<DefaultLockHandle> held = ConcurrentHashMap.newKeySet();
 
-	private final List<LockEventListener> listeners = new CopyOnWriteArrayList<>();
+	private final LockEventDispatcher events = new LockEventDispatcher();
 
 	private DefaultLockService(Builder builder) {
 		this.store = new StoreCalls(builder.backend, builder.storeTimeout);
@@ -82,9 +81,13 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return this.held.stream().filter(DefaultLockHandle::isActive).flatMap(DefaultLockHandle::toInfos).toList();
 	}
 
-	/** Tells {@code listener} about renewals and lost leases from now on. */
+	/**
+	 * Tells {@code listener} about renewals and lost leases from now on. Listeners are called on one event
+	 * thread of their own, never on the renewal thread: a listener that blocks delays later events, not
+	 * renewals.
+	 */
 	public void addListener(LockEventListener listener) {
-		this.listeners.add(listener);
+		this.events.add(listener);
 	}
 
 	/** The id this process writes into every owner token. */
@@ -92,12 +95,13 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return this.ownerTokens.instanceId();
 	}
 
-	/** Stops renewing; locks still held expire after their lease. */
+	/** Stops renewing; locks still held expire after their lease. Events already queued are still delivered. */
 	@Override
 	public void close() {
 		if (this.renewer != null) {
 			this.renewer.close();
 		}
+		this.events.close();
 	}
 
 	/**
@@ -236,22 +240,12 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			LockLostEvent event = new LockLostEvent(handle.key(), handle.fencingToken(), Instant.now());
 			logger.log(Level.WARNING, "Lost the lease of lock '" + handle.key() + "' (fencing token "
 					+ handle.fencingToken() + ") before its release");
-			this.listeners.forEach((listener) -> notify(listener, () -> listener.leaseLost(event)));
+			this.events.leaseLost(event);
 		}
 	}
 
 	private void leasesRenewed(int count) {
-		this.listeners.forEach((listener) -> notify(listener, () -> listener.leasesRenewed(count)));
-	}
-
-	/** Calls one listener; a failing listener is logged and does not stop the engine or the others. */
-	private static void notify(LockEventListener listener, Runnable call) {
-		try {
-			call.run();
-		}
-		catch (RuntimeException ex) {
-			logger.log(Level.WARNING, "Lock event listener " + listener + " failed", ex);
-		}
+		this.events.leasesRenewed(count);
 	}
 
 	private void forget(DefaultLockHandle handle) {

@@ -6,18 +6,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.LockBackend.LeaseExtension;
 
 /**
- * Watchdog that extends the leases of held locks every {@code ttl / 3}. Every tick renews all due
- * leases in batches, so many held locks cost few store calls; a lease that the store no longer
- * holds for its owner is reported lost.
+ * Watchdog that extends the leases of held locks every {@code ttl / 3}. One tick at a time is pending,
+ * for the earliest due lease; it renews all due leases in batches, so many held locks cost few store
+ * calls. A lease that the store no longer holds for its owner is reported lost.
  */
 final class LeaseRenewer implements AutoCloseable {
 
@@ -39,17 +42,40 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private final Set<DefaultLockHandle> leases = ConcurrentHashMap.newKeySet();
 
-	private final AtomicLong nextTickNanos = new AtomicLong(Long.MAX_VALUE);
+	/*
+	 * At most one tick is pending, so the renewal thread's work follows the leases held, not their history.
+	 *
+	 * Invariant (guarded by `scheduling`): while no tick is running, every lease in `leases` has the pending
+	 * tick due no later than its renewal due time plus its coalescing window. It holds because:
+	 * - schedule(due, slack) keeps the pending tick only if it is due by due + slack, else replaces it with
+	 *   one due at due: a pending tick is only ever replaced by an earlier one, never just dropped;
+	 * - register() adds the lease to `leases` before it calls schedule();
+	 * - a running tick first withdraws itself as the pending tick, then renews, and last scans `leases` and
+	 *   schedules the next tick for the earliest due time it finds.
+	 * So a register() racing a tick loses no wake-up: if the tick's closing scan missed the new lease, the
+	 * lease was added after the tick withdrew itself, and register()'s schedule() comes later still, so it
+	 * finds no pending tick, or one it keeps because it is early enough, or one it replaces.
+	 * A tick replaced just as it started (cancel cannot stop a task the scheduler has begun) finds it is no
+	 * longer the pending tick and does nothing, so it never withdraws its replacement.
+	 * Due times move on this thread (renewal, retry) before the closing scan; a lease that is released or
+	 * lost is only removed, which can at most leave a tick that runs early and finds nothing due.
+	 */
+	private final ReentrantLock scheduling = new ReentrantLock();
+
+	private @Nullable Tick pending;
+
+	private @Nullable ScheduledFuture<?> pendingFuture;
 
 	LeaseRenewer(StoreCalls store, Consumer<DefaultLockHandle> onLost, IntConsumer onRenewed) {
 		this.store = store;
 		this.onLost = onLost;
 		this.onRenewed = onRenewed;
+		this.scheduler.setRemoveOnCancelPolicy(true);
 	}
 
 	void register(DefaultLockHandle handle) {
 		this.leases.add(handle);
-		tickBy(handle.renewalDueNanos(), coalescingWindow(handle));
+		schedule(handle.renewalDueNanos(), coalescingWindow(handle));
 	}
 
 	void unregister(DefaultLockHandle handle) {
@@ -68,26 +94,51 @@ final class LeaseRenewer implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.scheduler.shutdownNow();
+		this.scheduling.lock();
+		try {
+			this.scheduler.shutdownNow();
+			this.pending = null;
+			this.pendingFuture = null;
+		}
+		finally {
+			this.scheduling.unlock();
+		}
 	}
 
-	/** Makes sure a tick runs no later than {@code slackNanos} after {@code dueNanos}. */
-	private void tickBy(long dueNanos, long slackNanos) {
-		long scheduled;
-		do {
-			scheduled = this.nextTickNanos.get();
-			if (scheduled - dueNanos <= slackNanos) {
+	/** Makes sure the pending tick runs no later than {@code slackNanos} after {@code dueNanos}. */
+	private void schedule(long dueNanos, long slackNanos) {
+		this.scheduling.lock();
+		try {
+			if (this.pending != null && this.pending.dueNanos - dueNanos <= slackNanos) {
 				return;
 			}
+			if (this.scheduler.isShutdown()) {
+				return;
+			}
+			if (this.pendingFuture != null) {
+				this.pendingFuture.cancel(false);
+			}
+			Tick tick = new Tick(dueNanos);
+			this.pendingFuture = this.scheduler.schedule(tick, dueNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+			this.pending = tick;
 		}
-		while (!this.nextTickNanos.compareAndSet(scheduled, dueNanos));
-		if (!this.scheduler.isShutdown()) {
-			this.scheduler.schedule(this::tick, dueNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+		finally {
+			this.scheduling.unlock();
 		}
 	}
 
-	private void tick() {
-		this.nextTickNanos.set(Long.MAX_VALUE);
+	private void tick(Tick tick) {
+		this.scheduling.lock();
+		try {
+			if (this.pending != tick) {
+				return;
+			}
+			this.pending = null;
+			this.pendingFuture = null;
+		}
+		finally {
+			this.scheduling.unlock();
+		}
 		try {
 			List<DefaultLockHandle> due = dueLeases(System.nanoTime());
 			for (int from = 0; from < due.size(); from += BATCH_SIZE) {
@@ -98,7 +149,7 @@ final class LeaseRenewer implements AutoCloseable {
 			this.leases.stream()
 				.mapToLong(DefaultLockHandle::renewalDueNanos)
 				.min()
-				.ifPresent((earliest) -> tickBy(earliest, 0));
+				.ifPresent((earliest) -> schedule(earliest, 0));
 		}
 	}
 
@@ -162,6 +213,22 @@ final class LeaseRenewer implements AutoCloseable {
 			long retryIn = Math.max(MIN_RETRY_NANOS, handle.ttl().toNanos() / 10);
 			handle.retryRenewalAt(now + retryIn);
 		}
+	}
+
+	/** One scheduled run of the watchdog, due at {@code dueNanos}. */
+	private final class Tick implements Runnable {
+
+		private final long dueNanos;
+
+		private Tick(long dueNanos) {
+			this.dueNanos = dueNanos;
+		}
+
+		@Override
+		public void run() {
+			tick(this);
+		}
+
 	}
 
 }

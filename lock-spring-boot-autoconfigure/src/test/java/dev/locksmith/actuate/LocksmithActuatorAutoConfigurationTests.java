@@ -4,7 +4,9 @@ import java.security.Principal;
 import java.time.Duration;
 import java.util.Map;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.search.Search;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -165,14 +167,19 @@ class LocksmithActuatorAutoConfigurationTests {
 	@Test
 	void aLostLeaseShowsInTheHealthAndTurnsItDownOnlyWhenConfigured() {
 		this.runner.run((context) -> {
+			LocksHealthIndicator indicator = context.getBean(LocksHealthIndicator.class);
 			loseALease(context.getBean(LockService.class));
-			Health health = context.getBean(LocksHealthIndicator.class).health();
+			// Listeners hear of the loss on the event thread, just after the handle turned not-held.
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(indicator.health().getDetails()).containsEntry("lostLeases", 1L));
+			Health health = indicator.health();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(health.getDetails()).containsEntry("lostLeases", 1L).containsKey("lastLostLeaseAt");
 		});
 		this.runner.withPropertyValues("locksmith.health.down-on-lost-lease=true").run((context) -> {
+			LocksHealthIndicator indicator = context.getBean(LocksHealthIndicator.class);
 			loseALease(context.getBean(LockService.class));
-			assertThat(context.getBean(LocksHealthIndicator.class).health().getStatus()).isEqualTo(Status.DOWN);
+			await().atMost(Duration.ofSeconds(10)).until(() -> indicator.health().getStatus().equals(Status.DOWN));
 		});
 	}
 
@@ -207,12 +214,20 @@ class LocksmithActuatorAutoConfigurationTests {
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			loseALease(context.getBean(LockService.class));
 
-			assertThat(meters.get("locksmith.lost").tags("name", "report").counter().count()).isEqualTo(1);
-			assertThat(meters.get("locksmith.renewals").counter().count()).isPositive();
+			// The metrics listener hears of renewals and losses on the event thread, a moment after the engine.
+			Search lost = meters.find("locksmith.lost").tags("name", "report");
+			await().atMost(Duration.ofSeconds(10)).until(() -> counted(lost) >= 1);
+			assertThat(counted(lost)).isEqualTo(1);
+			await().atMost(Duration.ofSeconds(10)).until(() -> counted(meters.find("locksmith.renewals")) > 0);
 		});
 	}
 
 	/** Holds "report" with a short renewed lease until renewal ran, then deletes it behind its back. */
+	private static double counted(Search search) {
+		Counter counter = search.counter();
+		return (counter != null) ? counter.count() : 0;
+	}
+
 	private void loseALease(LockService locks) throws InterruptedException {
 		LockHandle handle = locks.acquire("report", LockOptions.ofTtl(Duration.ofMillis(600)));
 		await().atMost(Duration.ofSeconds(10))

@@ -5,15 +5,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import dev.locksmith.core.LockBackend.LeaseExtension;
 import dev.locksmith.redis.RedisLockBackend;
 import dev.locksmith.redis.RedisLockKeys;
 import dev.locksmith.testing.RedisServer;
@@ -42,6 +50,13 @@ class LeaseRenewalTests {
 		this.connections = this.redis.connectionFactory();
 		this.backend = new RedisLockBackend(this.connections, new RedisLockKeys("lock:"));
 		this.locks = DefaultLockService.builder(this.backend).storeTimeout(Duration.ofSeconds(5)).build();
+		// The first store call of a cold JVM (connecting, loading classes and scripts) can outlast the store
+		// timeout on a loaded machine; pay for it here, not inside the behaviour under test. Extending a lease
+		// nobody holds goes through the whole store path and leaves no key behind.
+		await().atMost(Duration.ofMinutes(1))
+			.ignoreExceptions()
+			.until(() -> this.backend.extend(List.of(new LeaseExtension("warm-up", "nobody", Duration.ofSeconds(1))))
+				.get(5, TimeUnit.SECONDS), (extended) -> extended.equals(List.of(false)));
 	}
 
 	@AfterEach
@@ -55,11 +70,15 @@ class LeaseRenewalTests {
 	void tenThousandHeldLocksAreRenewedWithAtMostOneCallPerHundredLocks() throws Exception {
 		LockOptions lease = LockOptions.ofTtl(Duration.ofSeconds(3));
 		List<LockHandle> handles = acquireInParallel(10_000, lease);
+		// Renewals may already have run while the locks were being acquired: count renewals and calls from
+		// the same moment. Only the one renewal call in flight across the reset (at most BATCH_SIZE leases)
+		// can be counted as renewals without its call; every call counted has its renewals counted.
+		long renewalsAtReset = totalRenewals();
 		this.redis.resetStats();
 
-		await().atMost(Duration.ofSeconds(30)).until(() -> totalRenewals() >= 20_000);
+		await().atMost(Duration.ofSeconds(30)).until(() -> totalRenewals() - renewalsAtReset >= 20_000);
 		long calls = this.redis.callsOf("evalsha");
-		long renewals = totalRenewals();
+		long renewals = totalRenewals() - renewalsAtReset;
 		handles.forEach(LockHandle::close);
 
 		assertThat(calls).as("renewal calls for %d renewals", renewals).isPositive().isLessThanOrEqualTo(renewals / 100);
@@ -69,6 +88,7 @@ class LeaseRenewalTests {
 	}
 
 	@Test
+	@Tag("soak")
 	void aHundredThousandAcquireReleaseCyclesLeaveNoRenewalBehind() throws Exception {
 		LockOptions lease = LockOptions.ofTtl(Duration.ofSeconds(30));
 		List<CompletableFuture<Void>> workers = new ArrayList<>();
@@ -167,6 +187,97 @@ class LeaseRenewalTests {
 		assertThat(kept.isHeld()).isTrue();
 	}
 
+	@Test
+	void pendingRenewalTicksStayFewWhileShortLeasesChurnBesideALongOne() throws Exception {
+		LockHandle longLease = tryAcquire("long", LockOptions.ofTtl(Duration.ofSeconds(30)));
+		AtomicInteger mostPendingTicks = new AtomicInteger();
+		AtomicInteger cycles = new AtomicInteger();
+		long churnUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+		ExecutorService churners = Executors.newFixedThreadPool(4);
+		try {
+			List<Future<?>> workers = new ArrayList<>();
+			for (int w = 0; w < 4; w++) {
+				int worker = w;
+				workers.add(churners.submit(() -> {
+					for (int i = 0; System.nanoTime() - churnUntil < 0; i++) {
+						Duration ttl = Duration.ofMillis(30 + 10 * (i % 8));
+						LockHandle handle = tryAcquire("churn:" + worker + ":" + (i % 20), LockOptions.ofTtl(ttl));
+						if (i % 10 == 0) {
+							// Let some leases reach a renewal tick (or be lost trying) before they are released.
+							await().atMost(Duration.ofSeconds(10))
+								.pollInterval(Duration.ofMillis(1))
+								.until(() -> renewalsOf(handle) > 0 || !handle.isHeld());
+						}
+						handle.close();
+						mostPendingTicks.accumulateAndGet(this.locks.renewalLoad().pendingTicks(), Math::max);
+						cycles.incrementAndGet();
+					}
+					return null;
+				}));
+			}
+			for (Future<?> worker : workers) {
+				worker.get(1, TimeUnit.MINUTES);
+			}
+		}
+		finally {
+			churners.shutdownNow();
+		}
+
+		assertThat(cycles.get()).as("acquire/release cycles").isGreaterThan(300);
+		assertThat(mostPendingTicks.get()).as("most renewal ticks pending at once over %d cycles", cycles.get())
+			.isLessThanOrEqualTo(2);
+		assertThat(this.locks.renewalLoad().leases()).isOne();
+		assertThat(longLease.isHeld()).isTrue();
+		assertThat(this.redis.command("EXISTS", "lock:{long}")).isEqualTo("1");
+	}
+
+	@Test
+	void aBlockingLostLeaseListenerDelaysNoOtherRenewal() throws Exception {
+		CountDownLatch listenerEntered = new CountDownLatch(1);
+		CountDownLatch listenerReleased = new CountDownLatch(1);
+		AtomicReference<String> listenerThread = new AtomicReference<>();
+		this.locks.addListener(new LockEventListener() {
+
+			@Override
+			public void leaseLost(LockLostEvent event) {
+				listenerThread.set(Thread.currentThread().getName());
+				listenerEntered.countDown();
+				try {
+					listenerReleased.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+
+		});
+		LockHandle healthy = tryAcquire("healthy", LockOptions.ofTtl(Duration.ofMillis(600)));
+		tryAcquire("doomed", LockOptions.ofTtl(Duration.ofMillis(1500)));
+		try {
+			this.redis.command("DEL", "lock:{doomed}");
+			assertThat(listenerEntered.await(10, TimeUnit.SECONDS)).as("lost-lease listener called").isTrue();
+			long renewalsBefore = renewalsOf(healthy);
+
+			// Five of the healthy lease's TTLs while the listener stays blocked. Redis is the judge: the
+			// handle's own isHeld() counts the lease from when a renewal was sent, so on a loaded machine it
+			// may dip while Redis still holds the lock.
+			await().during(Duration.ofSeconds(3))
+				.atMost(Duration.ofSeconds(6))
+				.until(() -> "1".equals(this.redis.command("EXISTS", "lock:{healthy}")));
+			assertThat(((DefaultLockHandle) healthy).isActive()).as("healthy lease neither lost nor released").isTrue();
+			assertThat(renewalsOf(healthy)).as("renewals while the listener was blocked")
+				.isGreaterThanOrEqualTo(renewalsBefore + 4);
+			try (DefaultLockService rival = DefaultLockService.builder(this.backend).build()) {
+				assertThat(rival.tryAcquire("healthy", LockOptions.ofTtl(Duration.ofSeconds(1)))).isEmpty();
+			}
+			assertThat(listenerReleased.getCount()).as("listener still blocked").isOne();
+			assertThat(listenerThread.get()).doesNotStartWith("locksmith-renewal");
+		}
+		finally {
+			listenerReleased.countDown();
+		}
+	}
+
 	private List<LockHandle> acquireInParallel(int count, LockOptions options) {
 		return IntStream.range(0, count)
 			.parallel()
@@ -182,6 +293,10 @@ class LeaseRenewalTests {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	private static long renewalsOf(LockHandle handle) {
+		return ((DefaultLockHandle) handle).toInfos().findFirst().orElseThrow().renewals();
 	}
 
 	private long totalRenewals() {
