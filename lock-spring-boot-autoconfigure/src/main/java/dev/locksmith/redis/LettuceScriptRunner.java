@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 import io.lettuce.core.RedisNoScriptException;
@@ -17,13 +18,18 @@ import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * Runs scripts through Lettuce's asynchronous API on the connection factory's shared connection: the
- * caller's thread only writes the command, and Lettuce's event loop completes the future. On a
- * cluster, the command goes to the node that serves the slot of its first key.
+ * Runs scripts through Lettuce's asynchronous API on one connection of the factory, opened on first
+ * use and kept (with the factory's default shared native connection, that is the application's own
+ * connection): the caller's thread only writes the command, and Lettuce's event loop completes the
+ * future. On a cluster, the command goes to the node that serves the slot of its first key.
  */
 final class LettuceScriptRunner implements ScriptRunner {
 
 	private final LettuceConnectionFactory connectionFactory;
+
+	private final ReentrantLock opening = new ReentrantLock();
+
+	private volatile @Nullable RedisConnection connection;
 
 	private LettuceScriptRunner(LettuceConnectionFactory connectionFactory) {
 		this.connectionFactory = connectionFactory;
@@ -59,22 +65,56 @@ final class LettuceScriptRunner implements ScriptRunner {
 			.toArray(CompletableFuture[]::new)));
 	}
 
+	@Override
+	public void close() {
+		RedisConnection current = this.connection;
+		this.connection = null;
+		if (current != null) {
+			current.close();
+		}
+	}
+
 	/**
-	 * Issues commands on a connection of the factory, closed when their answer came. With the
-	 * factory's default shared native connection, opening and closing it costs no round trip.
+	 * Issues commands on the kept connection. A call that fails before it is sent drops that
+	 * connection, so that the next call opens a new one: the factory may have been reset.
 	 */
-	@SuppressWarnings("unchecked")
 	private <T> CompletableFuture<T> withCommands(
 			Function<RedisClusterAsyncCommands<byte[], byte[]>, CompletableFuture<T>> call) {
-		RedisConnection connection = this.connectionFactory.getConnection();
+		RedisConnection current = connection();
 		try {
-			return call.apply((RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection())
-				.whenComplete((result, failure) -> connection.close());
+			return call.apply(commandsOf(current));
 		}
 		catch (RuntimeException ex) {
-			connection.close();
+			if (this.connection == current) {
+				this.connection = null;
+				current.close();
+			}
 			throw ex;
 		}
+	}
+
+	private RedisConnection connection() {
+		RedisConnection current = this.connection;
+		if (current != null && !current.isClosed()) {
+			return current;
+		}
+		this.opening.lock();
+		try {
+			current = this.connection;
+			if (current == null || current.isClosed()) {
+				current = this.connectionFactory.getConnection();
+				this.connection = current;
+			}
+			return current;
+		}
+		finally {
+			this.opening.unlock();
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RedisClusterAsyncCommands<byte[], byte[]> commandsOf(RedisConnection connection) {
+		return (RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
 	}
 
 	private static boolean isNoScript(Throwable failure) {

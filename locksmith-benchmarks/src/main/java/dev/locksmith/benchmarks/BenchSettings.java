@@ -31,7 +31,7 @@ public record BenchSettings(Duration warmup, Duration measure, Duration hold, in
 	 * {@link Library} names; blank for all).
 	 */
 	public static BenchSettings fromSystemProperties() {
-		return new BenchSettings(duration("bench.warmup", "1s"), duration("bench.measure", "4s"),
+		return new BenchSettings(duration("bench.warmup", "3s"), duration("bench.measure", "4s"),
 				duration("bench.hold", "10s"), Integer.getInteger("bench.jvms", 3),
 				Integer.getInteger("bench.threadsPerJvm", 2), Integer.getInteger("bench.heldLocks", 10_000),
 				libraries(System.getProperty("bench.libraries", "")));

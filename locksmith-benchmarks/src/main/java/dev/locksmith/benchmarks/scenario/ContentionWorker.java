@@ -20,7 +20,8 @@ import dev.locksmith.benchmarks.lock.Library;
 /**
  * The main class of one worker JVM of the cross-process scenario. Its threads increment a counter in
  * Redis under the lock of one key, between a {@code go} and a {@code stop} read from standard
- * input; it reports on standard output.
+ * input, and count what they do from a {@code mark} on, so that the figures are those of a warm,
+ * contended steady state; it reports on standard output.
  * <p>
  * Arguments: library, Redis port, threads, warm-up in milliseconds.
  */
@@ -38,6 +39,8 @@ public final class ContentionWorker {
 
 	static final String GO = "go";
 
+	static final String MARK = "mark";
+
 	static final String STOP = "stop";
 
 	private final BenchLock lock;
@@ -45,6 +48,8 @@ public final class ContentionWorker {
 	private final RedisCommands<String, String> redis;
 
 	private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+	private volatile boolean measuring;
 
 	private volatile boolean stopped;
 
@@ -85,6 +90,8 @@ public final class ContentionWorker {
 		for (int i = 0; i < threads; i++) {
 			workers.add(started(() -> contend(tallies)));
 		}
+		awaitCommand(commands, MARK);
+		this.measuring = true;
 		awaitCommand(commands, STOP);
 		this.stopped = true;
 		for (Thread worker : workers) {
@@ -115,10 +122,12 @@ public final class ContentionWorker {
 	}
 
 	private void contend(List<ThreadTally> tallies) {
+		long allSections = 0;
 		long sections = 0;
 		long maxWait = 0;
 		long[] acquiredAt = new long[1];
 		while (!this.stopped && this.failure.get() == null) {
+			boolean measured = this.measuring;
 			long start = System.nanoTime();
 			if (!runGuarded(() -> this.lock.runLocked(KEY, () -> {
 				acquiredAt[0] = System.nanoTime();
@@ -126,11 +135,14 @@ public final class ContentionWorker {
 			}))) {
 				return;
 			}
-			sections++;
-			maxWait = Math.max(maxWait, acquiredAt[0] - start);
+			allSections++;
+			if (measured) {
+				sections++;
+				maxWait = Math.max(maxWait, acquiredAt[0] - start);
+			}
 		}
 		synchronized (tallies) {
-			tallies.add(new ThreadTally(sections, maxWait));
+			tallies.add(new ThreadTally(allSections, sections, maxWait));
 		}
 	}
 

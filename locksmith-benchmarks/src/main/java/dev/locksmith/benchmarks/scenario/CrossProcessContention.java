@@ -49,9 +49,13 @@ public final class CrossProcessContention implements Scenario<ContentionFigures>
 			for (WorkerProcess worker : workers) {
 				worker.awaitLine(ContentionWorker.READY, STARTUP_TIMEOUT);
 			}
-			long start = System.nanoTime();
 			for (WorkerProcess worker : workers) {
 				worker.send(ContentionWorker.GO);
+			}
+			Thread.sleep(this.settings.warmup().toMillis());
+			long start = System.nanoTime();
+			for (WorkerProcess worker : workers) {
+				worker.send(ContentionWorker.MARK);
 			}
 			Thread.sleep(this.settings.measure().toMillis());
 			for (WorkerProcess worker : workers) {
@@ -74,10 +78,11 @@ public final class CrossProcessContention implements Scenario<ContentionFigures>
 
 	private static ContentionFigures figures(List<ThreadTally> tallies, long counter, long elapsedNanos) {
 		long sections = tallies.stream().mapToLong(ThreadTally::sections).sum();
+		long allSections = tallies.stream().mapToLong(ThreadTally::allSections).sum();
 		long fewest = tallies.stream().mapToLong(ThreadTally::sections).min().orElse(0);
 		long most = tallies.stream().mapToLong(ThreadTally::sections).max().orElse(0);
 		long maxWait = tallies.stream().mapToLong(ThreadTally::maxWaitNanos).max().orElse(0);
-		return new ContentionFigures(sections / (elapsedNanos / 1e9), sections, sections - counter,
+		return new ContentionFigures(sections / (elapsedNanos / 1e9), allSections, allSections - counter,
 				(most == 0) ? 0 : (double) fewest / most, maxWait / 1e6);
 	}
 

@@ -3,10 +3,11 @@ package dev.locksmith.benchmarks.scenario;
 /**
  * What one thread of a worker JVM did, as it reports it on its standard output.
  *
- * @param sections critical sections it completed
- * @param maxWaitNanos longest time it waited to acquire the lock
+ * @param allSections critical sections it completed, warm-up included: what the counter must show
+ * @param sections critical sections it completed in the measured window
+ * @param maxWaitNanos longest time it waited to acquire the lock in the measured window
  */
-record ThreadTally(long sections, long maxWaitNanos) {
+record ThreadTally(long allSections, long sections, long maxWaitNanos) {
 
 	private static final String PREFIX = "bench:thread ";
 
@@ -18,12 +19,12 @@ record ThreadTally(long sections, long maxWaitNanos) {
 	/** Reads a line written by {@link #toLine()}. */
 	static ThreadTally parse(String line) {
 		String[] fields = line.substring(PREFIX.length()).split(" ");
-		return new ThreadTally(Long.parseLong(fields[0]), Long.parseLong(fields[1]));
+		return new ThreadTally(Long.parseLong(fields[0]), Long.parseLong(fields[1]), Long.parseLong(fields[2]));
 	}
 
 	/** The line a worker prints. */
 	String toLine() {
-		return PREFIX + this.sections + " " + this.maxWaitNanos;
+		return PREFIX + this.allSections + " " + this.sections + " " + this.maxWaitNanos;
 	}
 
 }
