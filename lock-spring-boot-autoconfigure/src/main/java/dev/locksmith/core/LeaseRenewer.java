@@ -62,7 +62,7 @@ final class LeaseRenewer implements AutoCloseable {
 	 */
 	private final ReentrantLock scheduling = new ReentrantLock();
 
-	private @Nullable Tick pending;
+	private volatile @Nullable Tick pending;
 
 	private @Nullable ScheduledFuture<?> pendingFuture;
 
@@ -107,6 +107,11 @@ final class LeaseRenewer implements AutoCloseable {
 
 	/** Makes sure the pending tick runs no later than {@code slackNanos} after {@code dueNanos}. */
 	private void schedule(long dueNanos, long slackNanos) {
+		Tick scheduled = this.pending;
+		if (scheduled != null && scheduled.dueNanos - dueNanos <= slackNanos) {
+			// Read without the lock: a tick that withdraws meanwhile scans all leases when it ends, this one included.
+			return;
+		}
 		this.scheduling.lock();
 		try {
 			if (this.pending != null && this.pending.dueNanos - dueNanos <= slackNanos) {

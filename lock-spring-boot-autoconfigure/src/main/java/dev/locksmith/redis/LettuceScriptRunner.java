@@ -25,6 +25,16 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class LettuceScriptRunner implements ScriptRunner {
 
+	/** Lettuce's output type for each Java result type of a script. */
+	private static final ClassValue<ScriptOutputType> OUTPUT_TYPES = new ClassValue<>() {
+
+		@Override
+		protected ScriptOutputType computeValue(Class<?> resultType) {
+			return ScriptOutputType.valueOf(ReturnType.fromJavaType(resultType).name());
+		}
+
+	};
+
 	private final LettuceConnectionFactory connectionFactory;
 
 	private final ReentrantLock opening = new ReentrantLock();
@@ -48,7 +58,7 @@ final class LettuceScriptRunner implements ScriptRunner {
 
 	@Override
 	public <T> CompletableFuture<T> run(RedisScript<T> script, List<String> keys, List<String> args) {
-		ScriptOutputType outputType = ScriptOutputType.valueOf(ReturnType.fromJavaType(script.getResultType()).name());
+		ScriptOutputType outputType = OUTPUT_TYPES.get(script.getResultType());
 		byte[][] rawKeys = raw(keys);
 		byte[][] rawArgs = raw(args);
 		return withCommands((commands) -> commands.<T>evalsha(script.getSha1(), outputType, rawKeys, rawArgs)

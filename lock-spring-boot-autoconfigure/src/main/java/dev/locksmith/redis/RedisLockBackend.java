@@ -157,7 +157,7 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 		args.add(millis(queueFor));
 		args.add(this.claimLease);
 		keys.stream().map(this.keys::releaseChannel).forEach(args::add);
-		return call("acquire", keys, LockScripts.ACQUIRE, redisKeys, args).thenApply((result) -> {
+		return call("acquire", keys, LockScripts.ACQUIRE, redisKeys, args, (result) -> {
 			if ((Long) result.get(0) == 1L) {
 				return AcquireResult.granted(result.subList(1, result.size()).stream().map(Long.class::cast).toList());
 			}
@@ -175,7 +175,7 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 		args.add(ownerToken);
 		args.add(this.claimLease);
 		keys.stream().map(this.keys::releaseChannel).forEach(args::add);
-		return call("release", keys, LockScripts.RELEASE, redisKeys, args).thenApply(Long::intValue);
+		return call("release", keys, LockScripts.RELEASE, redisKeys, args, Long::intValue);
 	}
 
 	private CompletableFuture<List<Boolean>> extendInOneSlot(List<LeaseExtension> leases) {
@@ -186,14 +186,16 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 			args.add(lease.ownerToken());
 			args.add(millis(lease.ttl()));
 		}
-		return call("extend", leases.stream().map(LeaseExtension::key).toList(), LockScripts.EXTEND, lockKeys, args)
-			.thenApply((extended) -> extended.stream().map((flag) -> (Long) flag == 1L).toList());
+		return call("extend", leases.stream().map(LeaseExtension::key).toList(), LockScripts.EXTEND, lockKeys, args,
+				(extended) -> extended.stream().map((flag) -> (Long) flag == 1L).toList());
 	}
 
-	/** Runs a script; a failure or an empty answer becomes a {@link LockUnavailableException} naming the keys. */
-	private <T> CompletableFuture<T> call(String operation, List<String> keys, RedisScript<T> script,
-			List<String> redisKeys, List<String> args) {
-		String what = operation + " of '" + ((keys.size() == 1) ? keys.get(0) : keys.size() + " locks") + "'";
+	/**
+	 * Runs a script and reads its answer with {@code reader}, in one stage; a failure or an empty
+	 * answer becomes a {@link LockUnavailableException} naming the operation and its keys.
+	 */
+	private <T, R> CompletableFuture<R> call(String operation, List<String> keys, RedisScript<T> script,
+			List<String> redisKeys, List<String> args, Function<T, R> reader) {
 		CompletableFuture<T> call;
 		try {
 			call = this.scripts.run(script, redisKeys, args);
@@ -206,13 +208,18 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 				Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
 						? failure.getCause() : failure;
 				throw (cause instanceof LockUnavailableException unavailable) ? unavailable
-						: new LockUnavailableException("Redis failed " + what + ": " + cause.getMessage(), cause);
+						: new LockUnavailableException(
+								"Redis failed " + describe(operation, keys) + ": " + cause.getMessage(), cause);
 			}
 			if (result == null) {
-				throw new LockUnavailableException("Redis returned no result for " + what, null);
+				throw new LockUnavailableException("Redis returned no result for " + describe(operation, keys), null);
 			}
-			return result;
+			return reader.apply(result);
 		});
+	}
+
+	private static String describe(String operation, List<String> keys) {
+		return operation + " of '" + ((keys.size() == 1) ? keys.get(0) : keys.size() + " locks") + "'";
 	}
 
 	private List<List<String>> groupBySlot(List<String> keys) {

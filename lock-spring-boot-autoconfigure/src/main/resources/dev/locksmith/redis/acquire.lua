@@ -18,9 +18,9 @@
 -- nobody overtakes a queue. A caller refused on one key gives back the locks it was handed on the
 -- others, so no waiter holds some keys while it waits for the rest.
 --
--- A fencing token is max(counter + 1, server time in microseconds): strictly increasing per lock even
--- when the server restarts empty or the counter expired, unless the server clock steps back by more
--- than the counter's lifetime.
+-- A fencing token is max(last token + 1, server time in microseconds): strictly increasing per lock
+-- even when the server restarts empty or the counter expired, unless the server clock steps back by
+-- more than the counter's lifetime.
 local n = #KEYS / 4
 local owner, lease, fenceLifetime, queueFor, claimLease = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local nowMillis, nowMicros = serverTime()
@@ -28,7 +28,7 @@ local busy = 0
 for i = 1, n do
   local holder = redis.call('GET', KEYS[i])
   if not holder and redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
-    handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], nowMillis, claimLease)
+    handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease)
     holder = redis.call('GET', KEYS[i])
   end
   if holder and holder ~= owner then
@@ -40,14 +40,12 @@ if busy == 0 then
   local granted = {1}
   for i = 1, n do
     redis.call('SET', KEYS[i], owner, 'PX', lease)
-    redis.call('LREM', KEYS[2 * n + i], 0, owner)
-    redis.call('HDEL', KEYS[3 * n + i], owner)
-    local fence = redis.call('INCR', KEYS[n + i])
-    if fence < nowMicros then
-      fence = nowMicros
-      redis.call('SET', KEYS[n + i], string.format('%.0f', nowMicros))
+    if queueFor > 0 then
+      redis.call('LREM', KEYS[2 * n + i], 0, owner)
+      redis.call('HDEL', KEYS[3 * n + i], owner)
     end
-    redis.call('PEXPIRE', KEYS[n + i], fenceLifetime)
+    local fence = math.max(tonumber(redis.call('GET', KEYS[n + i]) or '0') + 1, nowMicros)
+    redis.call('SET', KEYS[n + i], string.format('%.0f', fence), 'PX', fenceLifetime)
     granted[i + 1] = fence
   end
   return granted
@@ -55,7 +53,7 @@ end
 for i = 1, n do
   if redis.call('GET', KEYS[i]) == owner then
     redis.call('DEL', KEYS[i])
-    handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], nowMillis, claimLease)
+    handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease)
   end
   if queueFor > 0 and redis.call('HSETNX', KEYS[3 * n + i], owner, nowMillis + queueFor) == 1 then
     redis.call('RPUSH', KEYS[2 * n + i], owner)

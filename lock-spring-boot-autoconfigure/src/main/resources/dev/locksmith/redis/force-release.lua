@@ -9,5 +9,5 @@
 if redis.call('DEL', KEYS[1]) == 0 then
   return 0
 end
-handOn(KEYS[1], KEYS[2], KEYS[3], ARGV[2], serverTime(), ARGV[1])
+handOn(KEYS[1], KEYS[2], KEYS[3], ARGV[2], ARGV[1])
 return 1

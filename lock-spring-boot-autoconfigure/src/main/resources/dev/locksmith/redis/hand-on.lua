@@ -11,7 +11,8 @@ local function serverTime()
 end
 
 -- Hands the free lock to the first live waiter; returns whether one took it.
-local function handOn(lock, queue, deadlines, channel, nowMillis, claimLease)
+local function handOn(lock, queue, deadlines, channel, claimLease)
+  local nowMillis = serverTime()
   while true do
     local head = redis.call('LPOP', queue)
     if not head then

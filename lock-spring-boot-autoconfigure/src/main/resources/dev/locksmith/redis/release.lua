@@ -9,14 +9,13 @@
 -- Returns          how many of the locks were released; the others are gone or held by another owner.
 local n = #KEYS / 3
 local owner, claimLease = ARGV[1], ARGV[2]
-local nowMillis = serverTime()
 local released = 0
 for i = 1, n do
   redis.call('LREM', KEYS[n + i], 0, owner)
   redis.call('HDEL', KEYS[2 * n + i], owner)
   if redis.call('GET', KEYS[i]) == owner then
     redis.call('DEL', KEYS[i])
-    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], ARGV[2 + i], nowMillis, claimLease)
+    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], ARGV[2 + i], claimLease)
     released = released + 1
   end
 end
