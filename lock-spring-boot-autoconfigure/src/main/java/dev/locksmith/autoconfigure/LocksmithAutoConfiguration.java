@@ -1,5 +1,7 @@
 package dev.locksmith.autoconfigure;
 
+import java.time.Duration;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -47,8 +49,7 @@ public final class LocksmithAutoConfiguration {
 	@ConditionalOnMissingBean(LockBackend.class)
 	RedisLockBackend lockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys,
 			LocksmithProperties properties) {
-		RedisLockBackend backend = new RedisLockBackend(connectionFactory, keys,
-				properties.getWait().getClaimLease());
+		RedisLockBackend backend = new RedisLockBackend(connectionFactory, keys, claimLease(properties.getWait()));
 		backend.warmUp();
 		return backend;
 	}
@@ -58,7 +59,7 @@ public final class LocksmithAutoConfiguration {
 	LockAdministration lockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys,
 			LocksmithProperties properties) {
 		return new TimeBoundedLockAdministration(
-				new RedisLockAdministration(connectionFactory, keys, properties.getWait().getClaimLease()),
+				new RedisLockAdministration(connectionFactory, keys, claimLease(properties.getWait())),
 				properties.getRedisTimeout());
 	}
 
@@ -93,6 +94,13 @@ public final class LocksmithAutoConfiguration {
 		});
 		listeners.orderedStream().forEach(lockService::addListener);
 		return lockService;
+	}
+
+	/** With polling, a waiter handed a lock learns of it only when it re-checks: it gets two re-checks' time. */
+	private static Duration claimLease(LocksmithProperties.Wait wait) {
+		Duration twoRechecks = wait.getRecheckInterval().multipliedBy(2);
+		boolean polling = wait.getStrategy() == LocksmithProperties.WaitStrategy.POLL;
+		return (polling && wait.getClaimLease().compareTo(twoRechecks) < 0) ? twoRechecks : wait.getClaimLease();
 	}
 
 }

@@ -158,8 +158,8 @@ public class LocksmithProperties {
 
 		/**
 		 * How long a waiter handed a released lock has to take it; a waiter that died meanwhile
-		 * holds up the next one for at most this long. With 'poll', keep it above the re-check
-		 * interval.
+		 * holds up the next one for at most this long. With 'poll', at least twice the re-check
+		 * interval is used.
 		 */
 		private Duration claimLease = Duration.ofSeconds(1);
 

@@ -29,6 +29,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	private final StoreCalls store;
 
+	private final Duration storeTimeout;
+
 	private final OwnerTokens ownerTokens;
 
 	private final Duration recheckInterval;
@@ -45,6 +47,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	private DefaultLockService(Builder builder) {
 		this.store = new StoreCalls(builder.backend, builder.storeTimeout);
+		this.storeTimeout = builder.storeTimeout;
 		this.ownerTokens = builder.ownerTokens;
 		this.recheckInterval = builder.recheckInterval;
 		this.releaseNotifications = builder.releaseNotifications;
@@ -122,7 +125,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 				return handle;
 			}
 			watching = true;
-			boolean askNow = watch(keys);
+			boolean askNow = watch(keys, deadline);
 			while (handle == null) {
 				long remaining = deadline - System.nanoTime();
 				if (askNow && remaining > 0) {
@@ -153,11 +156,12 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	 * Watches the keys of a refused waiter. A hand-over sent before a new watch began went unseen, so
 	 * this returns whether one began: the caller then asks once more.
 	 */
-	private boolean watch(List<String> keys) {
+	private boolean watch(List<String> keys, long deadline) {
 		boolean began = false;
 		if (this.releaseNotifications != null) {
 			for (String key : keys) {
-				began |= this.releaseNotifications.watch(key);
+				long maxWait = Math.min(this.storeTimeout.toNanos(), Math.max(0, deadline - System.nanoTime()));
+				began |= this.releaseNotifications.watch(key, Duration.ofNanos(maxWait));
 			}
 		}
 		return began;

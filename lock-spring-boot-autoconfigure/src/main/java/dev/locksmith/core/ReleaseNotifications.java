@@ -14,11 +14,11 @@ public interface ReleaseNotifications {
 	void listen(Listener listener);
 
 	/**
-	 * Starts receiving the hand-overs of {@code key}; returns once the store confirmed it, or once it
-	 * gave up trying for now.
-	 * @return whether hand-overs of {@code key} are now delivered
+	 * Starts receiving the hand-overs of {@code key}; returns once the store confirmed it, or after
+	 * {@code maxWait} at most, while subscribing goes on in the background.
+	 * @return whether a new subscription began, so that a hand-over sent just before it went unseen
 	 */
-	boolean watch(String key);
+	boolean watch(String key, Duration maxWait);
 
 	/** Stops receiving the hand-overs of {@code key}, unless it is watched again meanwhile. */
 	void unwatch(String key);

@@ -34,7 +34,8 @@ final class StoreCalls {
 			return await(call, "acquire of " + LockKeys.describe(keys));
 		}
 		catch (LockUnavailableException | InterruptedException ex) {
-			call.thenRun(() -> releaseInBackground(keys, ownerToken));
+			// Sent however the call ends: a script that failed on the way back may still have run.
+			call.whenComplete((late, failure) -> releaseInBackground(keys, ownerToken));
 			throw ex;
 		}
 	}

@@ -122,15 +122,20 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	}
 
 	/**
-	 * Takes the slots one after the other; when one is refused or fails, the slots already taken are
-	 * given back before the outcome is reported.
+	 * Takes the slots one after the other. When one is refused or fails, every other slot is released
+	 * before the outcome is reported: the slots already taken are given back, and in the later slots
+	 * any lock handed to this waiter is passed on and its queue places are left, so a waiter only
+	 * ever queues in the slot that refused it.
 	 */
 	private CompletableFuture<AcquireResult> acquireSlotBySlot(List<List<String>> groups, int next,
 			List<Long> fencingTokens, String ownerToken, Duration ttl, Duration queueFor) {
 		if (next == groups.size()) {
 			return CompletableFuture.completedFuture(AcquireResult.granted(fencingTokens));
 		}
-		List<String> taken = groups.subList(0, next).stream().flatMap(List::stream).toList();
+		List<String> otherSlots = groups.stream()
+			.filter((group) -> group != groups.get(next))
+			.flatMap(List::stream)
+			.toList();
 		return acquireInOneSlot(groups.get(next), ownerToken, ttl, queueFor).handle((result, failure) -> {
 			if (failure == null && result.acquired()) {
 				fencingTokens.addAll(result.fencingTokens());
@@ -138,8 +143,7 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 			}
 			CompletableFuture<AcquireResult> outcome = (failure != null) ? CompletableFuture.failedFuture(failure)
 					: CompletableFuture.completedFuture(result);
-			return taken.isEmpty() ? outcome : release(taken, ownerToken).handle((released, ignored) -> null)
-				.thenCompose((ignored) -> outcome);
+			return release(otherSlots, ownerToken).handle((released, ignored) -> null).thenCompose((ignored) -> outcome);
 		}).thenCompose(Function.identity());
 	}
 

@@ -4,11 +4,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
@@ -89,25 +93,38 @@ public final class RedisReleaseNotifications implements ReleaseNotifications, Di
 		startListening(true);
 	}
 
+	/**
+	 * Counts the waiter, and subscribes on the housekeeping thread when the key is new: a Redis that
+	 * stopped answering holds up that thread, never a waiter beyond {@code maxWait}.
+	 */
 	@Override
-	public boolean watch(String key) {
+	public boolean watch(String key, Duration maxWait) {
+		CompletableFuture<Void> subscription;
 		this.subscriptions.lock();
 		try {
 			this.waitersByKey.merge(key, 1, Integer::sum);
 			if (this.subscribed.put(key, 0L) != null) {
 				return false;
 			}
-			try {
-				this.container.addMessageListener(this.messages, ChannelTopic.of(this.keys.releaseChannel(key)));
-			}
-			catch (RuntimeException ex) {
-				logger.debug("Could not subscribe to the releases of a lock yet; the container retries", ex);
-			}
+			subscription = CompletableFuture.runAsync(() -> this.container.addMessageListener(this.messages,
+					ChannelTopic.of(this.keys.releaseChannel(key))), this.housekeeping);
+		}
+		catch (RejectedExecutionException ex) {
 			return true;
 		}
 		finally {
 			this.subscriptions.unlock();
 		}
+		try {
+			subscription.get(maxWait.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException | ExecutionException ex) {
+			logger.debug("Not yet subscribed to the releases of a lock; its waiters re-check until then", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		return true;
 	}
 
 	@Override
@@ -141,18 +158,22 @@ public final class RedisReleaseNotifications implements ReleaseNotifications, Di
 		}
 	}
 
+	/** Runs on the housekeeping thread, after any subscription of the key that was asked for before. */
 	private void unsubscribeIfIdle(String key, long idleSince) {
 		this.subscriptions.lock();
 		try {
-			if (this.subscribed.remove(key, idleSince)) {
-				this.container.removeMessageListener(this.messages, ChannelTopic.of(this.keys.releaseChannel(key)));
+			if (!this.subscribed.remove(key, idleSince)) {
+				return;
 			}
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not unsubscribe from the releases of a lock", ex);
 		}
 		finally {
 			this.subscriptions.unlock();
+		}
+		try {
+			this.container.removeMessageListener(this.messages, ChannelTopic.of(this.keys.releaseChannel(key)));
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not unsubscribe from the releases of a lock", ex);
 		}
 	}
 

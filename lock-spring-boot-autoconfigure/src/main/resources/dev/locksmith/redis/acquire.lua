@@ -12,11 +12,13 @@
 -- ARGV[5+i]        release channel of KEYS[i]
 -- Returns          {1, token of KEYS[1], ..., token of KEYS[n]} when every lock is now held;
 --                  {0, i, remaining lease in ms} when KEYS[i] is held by another owner or a waiter
---                  ahead of the caller, who then stands in the queue of every key.
+--                  ahead of the caller, who then stands in the queue of every key that is held
+--                  or has waiters (never of a free key, which would keep others from it).
 --
 -- A free lock with waiters goes to the first of them (or to the caller when it is that waiter), so
 -- nobody overtakes a queue. A caller refused on one key gives back the locks it was handed on the
--- others, so no waiter holds some keys while it waits for the rest.
+-- others, so no waiter holds some keys while it waits for the rest, and keeps its place at the head
+-- of their queues when someone else took them.
 --
 -- A fencing token is max(last token + 1, server time in microseconds): strictly increasing per lock
 -- even when the server restarts empty or the counter expired, unless the server clock steps back by
@@ -50,17 +52,24 @@ if busy == 0 then
   end
   return granted
 end
-for i = 1, n do
-  if redis.call('GET', KEYS[i]) == owner then
-    redis.call('DEL', KEYS[i])
-    handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease)
+local function keepPlace(i, push)
+  redis.call('HSET', KEYS[3 * n + i], owner, nowMillis + queueFor)
+  redis.call(push, KEYS[2 * n + i], owner)
+  if redis.call('PTTL', KEYS[2 * n + i]) < queueFor then
+    redis.call('PEXPIRE', KEYS[2 * n + i], queueFor)
+    redis.call('PEXPIRE', KEYS[3 * n + i], queueFor)
   end
-  if queueFor > 0 and redis.call('HSETNX', KEYS[3 * n + i], owner, nowMillis + queueFor) == 1 then
-    redis.call('RPUSH', KEYS[2 * n + i], owner)
-    if redis.call('PTTL', KEYS[2 * n + i]) < queueFor then
-      redis.call('PEXPIRE', KEYS[2 * n + i], queueFor)
-      redis.call('PEXPIRE', KEYS[3 * n + i], queueFor)
+end
+for i = 1, n do
+  local holder = redis.call('GET', KEYS[i])
+  if holder == owner then
+    redis.call('DEL', KEYS[i])
+    if handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease) and queueFor > 0 then
+      keepPlace(i, 'LPUSH')
     end
+  elseif queueFor > 0 and (holder or redis.call('EXISTS', KEYS[2 * n + i]) == 1)
+      and redis.call('HEXISTS', KEYS[3 * n + i], owner) == 0 then
+    keepPlace(i, 'RPUSH')
   end
 end
 return {0, busy, redis.call('PTTL', KEYS[busy])}

@@ -134,6 +134,16 @@ class LocksmithAutoConfigurationTests {
 	}
 
 	@Test
+	void theLockScriptsAreLoadedAtStartupBeforeAnyLockCall() {
+		redis.command("SCRIPT", "FLUSH");
+		onRedis().run((context) -> {
+			assertThat(context).hasSingleBean(LockService.class);
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> redis.command("INFO", "memory").contains("number_of_cached_scripts:3"));
+		});
+	}
+
+	@Test
 	void startsWhileRedisIsDownAndLocksOnceItIsBack() {
 		int port = RedisServer.freePort();
 		this.runner.withPropertyValues("spring.data.redis.port=" + port, "locksmith.redis-timeout=500ms")

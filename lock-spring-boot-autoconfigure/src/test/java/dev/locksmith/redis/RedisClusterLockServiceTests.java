@@ -2,6 +2,9 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -11,6 +14,7 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockInfo;
@@ -74,6 +78,35 @@ class RedisClusterLockServiceTests extends RedisLockServiceContractTests {
 		assertThat(administration.storeDescription()).isEqualTo("redis-cluster");
 		assertThat(administration.forceRelease("c")).isTrue();
 		assertThat(newService().tryAcquire("c", LockOptions.ofTtl(LONG))).isPresent();
+	}
+
+	@Test
+	void aWaiterRefusedInOneSlotKeepsNoLockHandedToItInAnother() throws Exception {
+		Duration longClaim = Duration.ofMinutes(1);
+		DefaultLockService waiting = newService(newServiceBuilder(longClaim));
+		DefaultLockService other = newService(newServiceBuilder(longClaim));
+		LockHandle f = newService(newServiceBuilder(longClaim)).tryAcquire("f", LockOptions.ofTtl(LONG)).orElseThrow();
+		CompletableFuture<Optional<LockHandle>> both = CompletableFuture.supplyAsync(() -> {
+			try {
+				return waiting.tryAcquireAll(List.of("a", "f"), LockOptions.ofTtl(LONG).withWaitTime(LONG));
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		StringRedisTemplate redis = new StringRedisTemplate(connectForTest());
+		await().until(() -> Long.valueOf(1).equals(redis.opsForList().size(KEYS.queueKey("f"))));
+		LockHandle a = other.tryAcquire("a", LockOptions.ofTtl(LONG)).orElseThrow();
+
+		f.close();
+
+		await().atMost(Duration.ofSeconds(20)).alias("'f' free again after it was handed to the waiter").until(() -> {
+			Optional<LockHandle> probe = other.tryAcquire("f", LockOptions.ofTtl(LONG));
+			probe.ifPresent(LockHandle::close);
+			return probe.isPresent();
+		});
+		a.close();
+		assertThat(both.get(30, TimeUnit.SECONDS)).as("the waiter got both once they were free").isPresent();
 	}
 
 	@Test

@@ -34,9 +34,14 @@ abstract class RedisLockServiceContractTests extends LockServiceContractTests {
 
 	@Override
 	protected DefaultLockService.Builder newServiceBuilder() {
+		return newServiceBuilder(RedisLockBackend.DEFAULT_CLAIM_LEASE);
+	}
+
+	/** A builder whose releases give the next waiter {@code claimLease} to take the lock. */
+	protected final DefaultLockService.Builder newServiceBuilder(Duration claimLease) {
 		LettuceConnectionFactory connections = connectForTest();
 		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
-		RedisLockBackend backend = new RedisLockBackend(connections, KEYS);
+		RedisLockBackend backend = new RedisLockBackend(connections, KEYS, claimLease);
 		this.resources.add(0, backend);
 		this.resources.add(0, notifications::destroy);
 		return DefaultLockService.builder(backend).storeTimeout(REDIS_TIMEOUT).releaseNotifications(notifications);

@@ -185,11 +185,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 	@Test
 	void aCrashedRedisGivesLockUnavailableAndLockingRecoversWhenItReturns() throws Exception {
 		this.locks.tryAcquire("warm-up", LockOptions.ofTtl(LONG)).orElseThrow();
-		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connectForTest(), KEYS);
-		this.resources.add(0, notifications::destroy);
-		notifications.listen((key, ownerToken, claimLease) -> {
-		});
-		notifications.watch("job");
+		RedisReleaseNotifications notifications = notificationsWatching("job");
 		redis.kill();
 		try {
 			assertThatExceptionOfType(LockUnavailableException.class)
@@ -217,6 +213,48 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 				.isThrownBy(() -> this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)))
 				.withMessageContaining("within " + REDIS_TIMEOUT.toMillis() + "ms");
 			assertThat(Duration.ofNanos(System.nanoTime() - started)).as("bounded by the timeout, not the client's")
+				.isLessThan(Duration.ofSeconds(10));
+		}
+		finally {
+			redis.resume();
+		}
+	}
+
+	@Test
+	void aWaiterForSeveralKeysKeepsNoFreeKeyFromOthers() throws Exception {
+		LockHandle a = this.locks.tryAcquire("a", LockOptions.ofTtl(LONG)).orElseThrow();
+		DefaultLockService waiting = newService();
+		CompletableFuture<Optional<LockHandle>> both = CompletableFuture.supplyAsync(() -> {
+			try {
+				return waiting.tryAcquireAll(List.of("a", "b"), LockOptions.ofTtl(LONG).withWaitTime(LONG));
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		await().until(() -> redis.command("LLEN", KEYS.queueKey("a")).equals("1"));
+		DefaultLockService other = newService();
+
+		for (int i = 0; i < 5; i++) {
+			Optional<LockHandle> b = other.tryAcquire("b", LockOptions.ofTtl(LONG));
+			assertThat(b).as("free key 'b' while a waiter for 'a' and 'b' waits, try %d", i).isPresent();
+			b.get().close();
+		}
+		a.close();
+		assertThat(both.get(30, TimeUnit.SECONDS)).as("the waiter got both once 'a' was free").isPresent();
+	}
+
+	@Test
+	void aFrozenRedisHoldsUpNoWatchOrUnwatchBeyondItsBound() {
+		RedisReleaseNotifications notifications = notificationsWatching("warm");
+		redis.pause();
+		try {
+			long started = System.nanoTime();
+			assertThat(notifications.watch("cold", Duration.ofMillis(200))).isTrue();
+			notifications.unwatch("warm");
+			notifications.unwatch("cold");
+			assertThat(Duration.ofNanos(System.nanoTime() - started))
+				.as("bounded by the wait given, not by the client's 60s command timeout")
 				.isLessThan(Duration.ofSeconds(10));
 		}
 		finally {
@@ -270,6 +308,16 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> assertThat(redis.command("KEYS", "lock:{frozen:*")).as("late grants released")
 				.isEmpty());
+	}
+
+	/** Release notifications, subscribed to the releases of {@code key}. */
+	private RedisReleaseNotifications notificationsWatching(String key) {
+		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connectForTest(), KEYS);
+		this.resources.add(0, notifications::destroy);
+		notifications.listen((released, ownerToken, claimLease) -> {
+		});
+		notifications.watch(key, Duration.ofSeconds(10));
+		return notifications;
 	}
 
 	private static Object cycle(DefaultLockService locks, int times) throws InterruptedException {
