@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -85,21 +86,36 @@ final class LettuceScriptRunner implements ScriptRunner {
 	}
 
 	/**
-	 * Issues commands on the kept connection. A call that fails before it is sent drops that
-	 * connection, so that the next call opens a new one: the factory may have been reset.
+	 * Issues commands on the kept connection. A call that fails for another reason than an error
+	 * answer from Redis drops that connection, so that the next call opens a new one from the
+	 * factory, which may have been reset meanwhile.
 	 */
 	private <T> CompletableFuture<T> withCommands(
 			Function<RedisClusterAsyncCommands<byte[], byte[]>, CompletableFuture<T>> call) {
 		RedisConnection current = connection();
 		try {
-			return call.apply(commandsOf(current));
+			return call.apply(commandsOf(current)).whenComplete((result, failure) -> {
+				if (failure != null && !(unwrap(failure) instanceof RedisCommandExecutionException)) {
+					drop(current);
+				}
+			});
 		}
 		catch (RuntimeException ex) {
-			if (this.connection == current) {
-				this.connection = null;
-				current.close();
-			}
+			drop(current);
 			throw ex;
+		}
+	}
+
+	private void drop(RedisConnection failed) {
+		this.opening.lock();
+		try {
+			if (this.connection == failed) {
+				this.connection = null;
+				failed.close();
+			}
+		}
+		finally {
+			this.opening.unlock();
 		}
 	}
 
@@ -127,10 +143,14 @@ final class LettuceScriptRunner implements ScriptRunner {
 		return (RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
 	}
 
+	private static Throwable unwrap(Throwable failure) {
+		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
+	}
+
 	private static boolean isNoScript(Throwable failure) {
-		Throwable cause = (failure instanceof CompletionException) ? failure.getCause() : failure;
+		Throwable cause = unwrap(failure);
 		return cause instanceof RedisNoScriptException
-				|| (cause != null && cause.getMessage() != null && cause.getMessage().startsWith("NOSCRIPT"));
+				|| (cause.getMessage() != null && cause.getMessage().startsWith("NOSCRIPT"));
 	}
 
 	private static byte[][] raw(List<String> values) {

@@ -263,6 +263,21 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 	}
 
 	@Test
+	void lockingRecoversWhenTheConnectionFactoryIsReset() throws Exception {
+		LettuceConnectionFactory connections = connectForTest();
+		RedisLockBackend backend = new RedisLockBackend(connections, KEYS);
+		this.resources.add(0, backend);
+		DefaultLockService service = newService(DefaultLockService.builder(backend).storeTimeout(REDIS_TIMEOUT));
+		service.tryAcquire("before", LockOptions.ofTtl(LONG)).orElseThrow().close();
+
+		connections.resetConnection();
+
+		await().atMost(Duration.ofSeconds(10))
+			.ignoreException(LockUnavailableException.class)
+			.until(() -> service.tryAcquire("after", LockOptions.ofTtl(LONG)).isPresent());
+	}
+
+	@Test
 	void twoThousandContendedCyclesStartAlmostNoThread() throws Exception {
 		DefaultLockService other = newService();
 		ExecutorService contenders = Executors.newFixedThreadPool(2);
