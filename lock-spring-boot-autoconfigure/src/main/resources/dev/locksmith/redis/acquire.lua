@@ -42,9 +42,8 @@ if busy == 0 then
   local granted = {1}
   for i = 1, n do
     redis.call('SET', KEYS[i], owner, 'PX', lease)
-    if queueFor > 0 then
+    if redis.call('HDEL', KEYS[3 * n + i], owner) == 1 then
       redis.call('LREM', KEYS[2 * n + i], 0, owner)
-      redis.call('HDEL', KEYS[3 * n + i], owner)
     end
     local fence = math.max(tonumber(redis.call('GET', KEYS[n + i]) or '0') + 1, nowMicros)
     redis.call('SET', KEYS[n + i], string.format('%.0f', fence), 'PX', fenceLifetime)
