@@ -22,14 +22,7 @@ final class RedissonLock implements RenewableLock {
 
 	@Override
 	public void runLocked(String key, Runnable section) {
-		RLock lock = this.redisson.getLock(key);
-		lock.lock();
-		try {
-			section.run();
-		}
-		finally {
-			lock.unlock();
-		}
+		BenchLock.runHolding(this.redisson.getLock(key), section);
 	}
 
 	@Override

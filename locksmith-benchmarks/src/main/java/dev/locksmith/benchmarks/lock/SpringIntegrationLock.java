@@ -1,7 +1,6 @@
 package dev.locksmith.benchmarks.lock;
 
 import java.time.Duration;
-import java.util.concurrent.locks.Lock;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.integration.redis.util.RedisLockRegistry;
@@ -24,14 +23,7 @@ final class SpringIntegrationLock implements BenchLock {
 
 	@Override
 	public void runLocked(String key, Runnable section) {
-		Lock lock = this.registry.obtain(key);
-		lock.lock();
-		try {
-			section.run();
-		}
-		finally {
-			lock.unlock();
-		}
+		BenchLock.runHolding(this.registry.obtain(key), section);
 	}
 
 	@Override
