@@ -36,7 +36,10 @@ public @interface DistributedLock {
 	/** Lease: {@code 500ms}, {@code 30s}, {@code PT1M} or a {@code ${placeholder}}; empty uses {@code locksmith.default-ttl}. */
 	String ttl() default "";
 
-	/** How long to wait while the lock is busy, in the formats of {@link #ttl()}; empty uses {@code locksmith.default-wait-time}. */
+	/**
+	 * How long to wait while the lock is busy, in the formats of {@link #ttl()}; empty uses
+	 * {@code locksmith.default-wait-time}, or tries once with {@code onBusy = SKIP}.
+	 */
 	String waitTime() default "";
 
 	/** What to do when the lock stays busy for the whole wait. */

@@ -82,7 +82,11 @@ public final class LockDefinitions {
 		if (ttl.toMillis() < 1) {
 			throw new IllegalStateException(where + ": ttl must be at least 1ms, was '" + annotation.ttl() + "'");
 		}
-		Duration waitTime = duration(where, "waitTime", annotation.waitTime(), this.defaultWaitTime);
+		// A skipping method tries once unless it says otherwise: a global wait would let a skipped
+		// scheduled run wait for the lock and then run after all.
+		Supplier<Duration> defaultWaitTime = (annotation.onBusy() == OnBusy.SKIP) ? () -> Duration.ZERO
+				: this.defaultWaitTime;
+		Duration waitTime = duration(where, "waitTime", annotation.waitTime(), defaultWaitTime);
 		if (waitTime.isNegative()) {
 			throw new IllegalStateException(where + ": waitTime must not be negative, was '" + annotation.waitTime() + "'");
 		}

@@ -49,6 +49,7 @@ import dev.locksmith.testing.RedisServerExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /** {@code @DistributedLock} on real Spring beans, proxies and a real Redis. */
 class DistributedLockAspectTests {
@@ -145,6 +146,18 @@ class DistributedLockAspectTests {
 			CompletableFuture.allOf(transfers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
 
 			assertThat(context.getBean(CallLog.class).calls).hasSize(100);
+		});
+	}
+
+	@Test
+	void skipTriesOnceWhateverTheGlobalWaitTime() {
+		this.runner.withPropertyValues("locksmith.default-wait-time=10m").run((context) -> {
+			Shop shop = context.getBean(Shop.class);
+			try (LockHandle held = otherInstance(context).acquire("report", HOLD)) {
+				assertTimeoutPreemptively(Duration.ofMinutes(1), () -> assertThat(shop.skipString()).isNull(),
+						"a skipping method waited for the global 10 minutes");
+			}
+			assertThat(context.getBean(CallLog.class).calls).isEmpty();
 		});
 	}
 
