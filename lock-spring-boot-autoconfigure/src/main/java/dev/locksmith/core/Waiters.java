@@ -26,7 +26,12 @@ final class Waiters {
 		Waiter waiter = new Waiter(keys, ownerToken);
 		this.byOwnerToken.put(ownerToken, waiter);
 		for (String key : keys) {
-			this.byKey.computeIfAbsent(key, (k) -> ConcurrentHashMap.newKeySet()).add(waiter);
+			// Added inside compute, so that a leave() emptying and removing the set cannot orphan it.
+			this.byKey.compute(key, (k, waiters) -> {
+				Set<Waiter> joined = (waiters != null) ? waiters : ConcurrentHashMap.newKeySet();
+				joined.add(waiter);
+				return joined;
+			});
 		}
 		return waiter;
 	}

@@ -134,6 +134,23 @@ class LocksmithAutoConfigurationTests {
 	}
 
 	@Test
+	void withPollingAHandOverLeavesTheWaiterTwoRechecksToTakeTheLock() {
+		onRedis().withPropertyValues("locksmith.wait.strategy=poll", "locksmith.wait.recheck-interval=5s")
+			.run((context) -> {
+				LockHandle held = context.getBean(LockService.class)
+					.acquire("polled", LockOptions.ofTtl(Duration.ofSeconds(30)));
+				redis.command("RPUSH", "lock:queue:{polled}", "other-instance:waiter");
+				redis.command("HSET", "lock:deadlines:{polled}", "other-instance:waiter", "99999999999999");
+
+				held.close();
+
+				assertThat(redis.command("GET", "lock:{polled}")).isEqualTo("other-instance:waiter");
+				assertThat(Long.parseLong(redis.command("PTTL", "lock:{polled}"))).as("claim lease of two 5s re-checks")
+					.isGreaterThan(5_000);
+			});
+	}
+
+	@Test
 	void theLockScriptsAreLoadedAtStartupBeforeAnyLockCall() {
 		redis.command("SCRIPT", "FLUSH");
 		onRedis().run((context) -> {

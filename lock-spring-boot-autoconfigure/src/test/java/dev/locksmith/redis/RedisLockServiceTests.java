@@ -221,6 +221,38 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 	}
 
 	@Test
+	void aWaiterThatGivesUpLeavesTheQueue() throws Exception {
+		LockHandle held = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
+		CompletableFuture<Optional<LockHandle>> patient = waitInBackground(newService(), "job", Duration.ofMinutes(1));
+		await().until(() -> redis.command("LLEN", KEYS.queueKey("job")).equals("1"));
+
+		assertThat(newService().tryAcquire("job", LockOptions.ofTtl(LONG).withWaitTime(Duration.ofMillis(300))))
+			.isEmpty();
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> redis.command("LLEN", KEYS.queueKey("job")).equals("1"));
+		assertThat(redis.command("HLEN", KEYS.deadlinesKey("job"))).as("only the patient waiter is left")
+			.isEqualTo("1");
+		held.close();
+		assertThat(patient.get(30, TimeUnit.SECONDS)).isPresent();
+	}
+
+	@Test
+	void aQueuedWaiterWhoseDeadlinePassedIsSkipped() throws Exception {
+		DefaultLockService holder = newService(newServiceBuilder(Duration.ofMinutes(1)));
+		LockHandle held = holder.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
+		redis.command("RPUSH", KEYS.queueKey("job"), "crashed-instance:ghost");
+		redis.command("HSET", KEYS.deadlinesKey("job"), "crashed-instance:ghost", "1");
+		DefaultLockService live = newService(newServiceBuilder(Duration.ofMinutes(1)));
+		CompletableFuture<Optional<LockHandle>> next = waitInBackground(live, "job", Duration.ofMinutes(2));
+		await().until(() -> redis.command("LLEN", KEYS.queueKey("job")).equals("2"));
+
+		held.close();
+
+		assertThat(next.get(30, TimeUnit.SECONDS)).as("handed over at once, not after the ghost's 1-minute claim")
+			.isPresent();
+	}
+
+	@Test
 	void aWaiterForSeveralKeysKeepsNoFreeKeyFromOthers() throws Exception {
 		LockHandle a = this.locks.tryAcquire("a", LockOptions.ofTtl(LONG)).orElseThrow();
 		DefaultLockService waiting = newService();
@@ -323,6 +355,18 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> assertThat(redis.command("KEYS", "lock:{frozen:*")).as("late grants released")
 				.isEmpty());
+	}
+
+	private static CompletableFuture<Optional<LockHandle>> waitInBackground(DefaultLockService locks, String key,
+			Duration wait) {
+		return CompletableFuture.supplyAsync(() -> {
+			try {
+				return locks.tryAcquire(key, LockOptions.ofTtl(LONG).withWaitTime(wait));
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
 	}
 
 	/** Release notifications, subscribed to the releases of {@code key}. */
