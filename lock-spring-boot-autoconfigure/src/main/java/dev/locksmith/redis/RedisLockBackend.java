@@ -166,8 +166,16 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 				return AcquireResult.granted(result.subList(1, result.size()).stream().map(Long.class::cast).toList());
 			}
 			String busyKey = keys.get(((Long) result.get(1)).intValue() - 1);
-			return AcquireResult.busy(busyKey, Duration.ofMillis(Math.max(0, (Long) result.get(2))));
+			return AcquireResult.busy(busyKey, remainingLease((Long) result.get(2)));
 		});
+	}
+
+	/**
+	 * The retry hint from a busy lock's PTTL: 0 means its lease ends within this millisecond, so look
+	 * again in one (not "no hint", which would wait a whole re-check interval); -1 means it has no lease.
+	 */
+	private static Duration remainingLease(long pttl) {
+		return Duration.ofMillis((pttl == 0) ? 1 : Math.max(0, pttl));
 	}
 
 	private CompletableFuture<Integer> releaseInOneSlot(List<String> keys, String ownerToken) {
