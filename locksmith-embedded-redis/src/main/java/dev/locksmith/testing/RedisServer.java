@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -31,11 +32,14 @@ public final class RedisServer implements AutoCloseable {
 
 	private final List<String> extraArguments;
 
+	private final @Nullable String configFile;
+
 	private Process process;
 
-	private RedisServer(int port, List<String> extraArguments) {
+	private RedisServer(int port, List<String> extraArguments, @Nullable String configFile) {
 		this.port = port;
 		this.extraArguments = extraArguments;
+		this.configFile = configFile;
 	}
 
 	/** Starts a server on a free port. */
@@ -45,9 +49,19 @@ public final class RedisServer implements AutoCloseable {
 
 	/** Starts a server on {@code port}, with extra {@code redis-server} arguments such as {@code --cluster-enabled yes}. */
 	public static RedisServer startOn(int port, String... extraArguments) {
-		RedisServer server = new RedisServer(port, List.of(extraArguments));
+		RedisServer server = new RedisServer(port, List.of(extraArguments), null);
 		server.launch();
 		return server;
+	}
+
+	/**
+	 * Starts a Sentinel on {@code port} from {@code configFile}, which it rewrites as it learns the
+	 * topology; restarting it keeps what it learnt.
+	 */
+	public static RedisServer startSentinel(int port, Path configFile) {
+		RedisServer sentinel = new RedisServer(port, List.of("--sentinel"), configFile.toString());
+		sentinel.launch();
+		return sentinel;
 	}
 
 	/** Whether a Redis server answers {@code PING} on the loopback {@code port}. */
@@ -174,10 +188,16 @@ public final class RedisServer implements AutoCloseable {
 	private void launch() {
 		try {
 			Path dir = Files.createTempDirectory("locksmith-redis-");
-			List<String> command = new ArrayList<>(List.of(RedisBinary.get().toString(), "--port",
-					Integer.toString(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
-					dir.toString()));
+			List<String> command = new ArrayList<>(List.of(RedisBinary.get().toString()));
+			if (this.configFile != null) {
+				command.add(this.configFile);
+			}
 			command.addAll(this.extraArguments);
+			command.addAll(List.of("--port", Integer.toString(this.port), "--bind", "127.0.0.1", "--dir",
+					dir.toString()));
+			if (this.configFile == null) {
+				command.addAll(List.of("--save", "", "--appendonly", "no"));
+			}
 			this.process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(dir.resolve("redis.log").toFile())
 				.start();
