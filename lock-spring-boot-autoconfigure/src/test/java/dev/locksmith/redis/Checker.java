@@ -1,0 +1,121 @@
+package dev.locksmith.redis;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+import dev.locksmith.testing.RedisServer;
+
+/**
+ * The fault suite's referee, on a Redis that is never faulted: it counts entries into critical
+ * sections and overlaps, and keeps the fenced counters that the workers read and write.
+ */
+final class Checker implements AutoCloseable {
+
+	/** The keys the workers lock; each has a fenced counter. */
+	static final List<String> KEYS = List.of("account:1", "account:2", "account:3");
+
+	private static final String STATS = "checker:stats";
+
+	private static final String STOP = "checker:stop";
+
+	private static final RedisScript<Long> ENTER = script("enter.lua");
+
+	private static final RedisScript<Long> READ = script("fenced-read.lua");
+
+	private static final RedisScript<Long> WRITE = script("fenced-write.lua");
+
+	@SuppressWarnings("rawtypes")
+	private static final RedisScript<List> SNAPSHOT = RedisScript
+		.of(new ClassPathResource("dev/locksmith/faults/snapshot.lua"), List.class);
+
+	private final LettuceConnectionFactory connections;
+
+	private final StringRedisTemplate redis;
+
+	Checker(int port) {
+		this.connections = RedisServer.connectionFactory(port);
+		this.redis = new StringRedisTemplate(this.connections);
+	}
+
+	/** Records that the calling process entered the critical section of {@code key}. */
+	void enter(String key) {
+		this.redis.execute(ENTER, List.of(inside(key), STATS, holding(ProcessHandle.current().pid())), key);
+	}
+
+	void exit(String key) {
+		this.redis.delete(holding(ProcessHandle.current().pid()));
+		this.redis.opsForValue().decrement(inside(key));
+	}
+
+	/** Whether the process {@code pid} is inside a critical section right now. */
+	boolean isInside(long pid) {
+		return Boolean.TRUE.equals(this.redis.hasKey(holding(pid)));
+	}
+
+	/** The counter's value for a writer with {@code fencingToken}, or -1 when the token is stale. */
+	long read(String key, long fencingToken) {
+		return this.redis.execute(READ, List.of(counter(key), STATS), Long.toString(fencingToken));
+	}
+
+	/** Whether the write of {@code value} with {@code fencingToken} was accepted. */
+	boolean write(String key, long value, long fencingToken) {
+		return this.redis.execute(WRITE, List.of(counter(key), STATS), Long.toString(value),
+				Long.toString(fencingToken)) == 1L;
+	}
+
+	void count(String event) {
+		this.redis.opsForHash().increment(STATS, event, 1);
+	}
+
+	/**
+	 * The counters at one instant: sections, overlaps, accepted, rejected, the workers' failures by
+	 * kind, and {@code sum}, the sum of the fenced counters (with no lost update, the accepted writes).
+	 */
+	Map<String, Long> snapshot() {
+		List<String> keys = new ArrayList<>(List.of(STATS));
+		KEYS.stream().map(Checker::counter).forEach(keys::add);
+		List<?> flat = this.redis.execute(SNAPSHOT, keys);
+		Map<String, Long> snapshot = new HashMap<>();
+		for (int i = 0; i + 1 < flat.size(); i += 2) {
+			snapshot.put(flat.get(i).toString(), Long.parseLong(flat.get(i + 1).toString()));
+		}
+		return snapshot;
+	}
+
+	void stopWorkers() {
+		this.redis.opsForValue().set(STOP, "1");
+	}
+
+	boolean stopped() {
+		return Boolean.TRUE.equals(this.redis.hasKey(STOP));
+	}
+
+	@Override
+	public void close() {
+		this.connections.destroy();
+	}
+
+	private static String inside(String key) {
+		return "checker:inside:" + key;
+	}
+
+	private static String holding(long pid) {
+		return "checker:holding:" + pid;
+	}
+
+	private static String counter(String key) {
+		return "checker:counter:" + key;
+	}
+
+	private static RedisScript<Long> script(String name) {
+		return RedisScript.of(new ClassPathResource("dev/locksmith/faults/" + name), Long.class);
+	}
+
+}

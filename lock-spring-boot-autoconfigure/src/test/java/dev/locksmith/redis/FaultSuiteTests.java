@@ -1,0 +1,167 @@
+package dev.locksmith.redis;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import dev.locksmith.redis.ReliabilityReport.Outcome;
+import dev.locksmith.testing.RedisServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Three worker JVMs do fenced read-modify-writes while the lock store suffers one fault after the
+ * other; a checker on a Redis that is never faulted counts critical sections, overlaps and lost
+ * updates. The figures are written to {@code docs/reliability.md}.
+ */
+@Tag("faults")
+class FaultSuiteTests {
+
+	private static final int WORKERS = 3;
+
+	/** Between read and write; the first worker is slow, so that freezing it lands inside a critical section. */
+	private static final long THINK_MILLIS = 10;
+
+	private static final long SLOW_WORKER_THINK_MILLIS = 200;
+
+	private static final Duration PAST_THE_TTL = FencedCounterWorker.TTL.plusSeconds(1);
+
+	private static final Duration STEADY_STATE = Duration.ofSeconds(2);
+
+	private final List<Process> workers = new ArrayList<>();
+
+	private RedisServer store;
+
+	private RedisServer checkerServer;
+
+	private Checker checker;
+
+	@BeforeEach
+	void start() throws Exception {
+		this.store = RedisServer.start();
+		this.checkerServer = RedisServer.start();
+		this.checker = new Checker(this.checkerServer.port());
+		for (int i = 0; i < WORKERS; i++) {
+			this.workers.add(new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+					System.getProperty("java.class.path"), FencedCounterWorker.class.getName(),
+					Integer.toString(this.store.port()), Integer.toString(this.checkerServer.port()),
+					Long.toString((i == 0) ? SLOW_WORKER_THINK_MILLIS : THINK_MILLIS))
+				.redirectErrorStream(true)
+				.redirectOutput(Files.createTempFile("fenced-worker-", ".log").toFile())
+				.start());
+		}
+	}
+
+	@AfterEach
+	void stop() {
+		this.workers.forEach(Process::destroyForcibly);
+		this.checker.close();
+		this.checkerServer.close();
+		this.store.close();
+	}
+
+	@Test
+	void fencedWorkLosesNoUpdateAndRecoversAfterEveryFault() throws Exception {
+		await().atMost(Duration.ofMinutes(1)).until(() -> accepted() >= 20);
+		List<Outcome> outcomes = new ArrayList<>();
+		for (Fault fault : faults()) {
+			outcomes.add(run(fault));
+		}
+		this.checker.stopWorkers();
+		for (Process worker : this.workers) {
+			assertThat(worker.waitFor(1, TimeUnit.MINUTES)).isTrue();
+			assertThat(worker.exitValue()).isZero();
+		}
+		Map<String, Long> end = this.checker.snapshot();
+		ReliabilityReport.write(outcomes, end, this.store.command("INFO", "server"));
+
+		assertThat(end.getOrDefault("unexpected", 0L)).as("failures other than busy or unavailable").isZero();
+		assertThat(end.get("sum")).as("the counters add up to the accepted writes: no lost update")
+			.isEqualTo(end.get("accepted"));
+		for (Outcome outcome : outcomes) {
+			assertThat(outcome.lostUpdates()).as("lost updates during '%s'", outcome.fault()).isZero();
+			if (!outcome.overlapsAllowed()) {
+				assertThat(outcome.overlaps()).as("overlaps during '%s'", outcome.fault()).isZero();
+			}
+		}
+	}
+
+	private List<Fault> faults() {
+		Process holder = this.workers.get(0);
+		return List.of(new Fault("none (baseline)", false, () -> Thread.sleep(STEADY_STATE.toMillis())),
+				new Fault("a worker JVM frozen (SIGSTOP) inside a critical section, past the 2 s TTL", true, () -> {
+					await().atMost(Duration.ofMinutes(1))
+						.pollInterval(Duration.ofMillis(1))
+						.until(() -> this.checker.isInside(holder.pid()));
+					signal(holder, "STOP");
+					Thread.sleep(PAST_THE_TTL.toMillis());
+					signal(holder, "CONT");
+				}), new Fault("redis-server frozen (SIGSTOP) past the TTL", true, () -> {
+					this.store.pause();
+					Thread.sleep(PAST_THE_TTL.toMillis());
+					this.store.resume();
+				}), new Fault("redis-server killed (kill -9), restarted empty at once", true, () -> {
+					this.store.kill();
+					this.store.restart();
+				}), new Fault("redis-server killed, restarted empty after more than the TTL", true, () -> {
+					this.store.kill();
+					Thread.sleep(PAST_THE_TTL.toMillis());
+					this.store.restart();
+				}), new Fault("CLIENT KILL of the lock connections", false,
+						() -> this.store.command("CLIENT", "KILL", "TYPE", "normal")),
+				new Fault("CLIENT KILL of the subscriber connections", false,
+						() -> this.store.command("CLIENT", "KILL", "TYPE", "pubsub")),
+				new Fault("SCRIPT FLUSH", false, () -> this.store.command("SCRIPT", "FLUSH")),
+				new Fault("memory full (maxmemory reached, noeviction) for 2 s", false, () -> {
+					this.store.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
+					this.store.command("CONFIG", "SET", "maxmemory", "1");
+					Thread.sleep(STEADY_STATE.toMillis());
+					this.store.command("CONFIG", "SET", "maxmemory", "0");
+				}));
+	}
+
+	/** Injects the fault, measures the time to the next accepted write, then lets the workload run on. */
+	private Outcome run(Fault fault) throws Exception {
+		Map<String, Long> before = this.checker.snapshot();
+		fault.inject().run();
+		long injected = System.nanoTime();
+		long acceptedThen = accepted();
+		await().atMost(Duration.ofMinutes(1))
+			.pollInterval(Duration.ofMillis(5))
+			.alias("an accepted write after '" + fault.name() + "'")
+			.until(() -> accepted() > acceptedThen);
+		Duration recovery = Duration.ofNanos(System.nanoTime() - injected);
+		Thread.sleep(STEADY_STATE.toMillis());
+		return Outcome.between(fault.name(), fault.overlapsAllowed(), before, this.checker.snapshot(), recovery);
+	}
+
+	private long accepted() {
+		return this.checker.snapshot().getOrDefault("accepted", 0L);
+	}
+
+	private static void signal(Process process, String signal) throws Exception {
+		assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor()).isZero();
+	}
+
+	/** A fault, and whether the lock model allows two holders at once while it lasts. */
+	private record Fault(String name, boolean overlapsAllowed, Injection inject) {
+	}
+
+	@FunctionalInterface
+	private interface Injection {
+
+		void run() throws Exception;
+
+	}
+
+}

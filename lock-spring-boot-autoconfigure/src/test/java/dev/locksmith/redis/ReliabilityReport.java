@@ -1,0 +1,95 @@
+package dev.locksmith.redis;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Writes the fault suite's figures to {@code docs/reliability.md} at the project root. */
+final class ReliabilityReport {
+
+	private static final Pattern REDIS_VERSION = Pattern.compile("redis_version:(\\S+)");
+
+	private ReliabilityReport() {
+	}
+
+	static void write(List<Outcome> outcomes, Map<String, Long> totals, String redisInfo) throws IOException {
+		StringBuilder report = new StringBuilder("""
+				# Reliability under faults
+
+				Written by `FaultSuiteTests`, which `./mvnw verify` runs (alone:
+				`./mvnw -pl lock-spring-boot-autoconfigure -am verify -Dtest=FaultSuiteTests -Dsurefire.failIfNoSpecifiedTests=false`).
+
+				Three worker JVMs, two threads each, lock one of three accounts at random and do a fenced
+				read-modify-write of its counter, waiting 10 ms between the read and the write (200 ms in the
+				first JVM, the one that gets frozen): the read and the write both carry the lock's fencing token,
+				and the counter refuses a token lower than the highest it has seen. Leases are 2 s with renewal, every
+				Redis call is bounded by 500 ms, and a busy lock is waited for up to 1 s. A checker on a second
+				Redis, never faulted, counts entries into critical sections, overlaps (a worker entering while
+				another is inside) and lost updates (the counters' sum against the accepted writes). The faults hit
+				the lock store one after the other; each row covers the fault, the time until the next accepted
+				write (recovery), and 2 s of steady work after it.
+
+				""");
+		report.append("Run of ").append(LocalDate.now()).append(" on ").append(Runtime.getRuntime().availableProcessors())
+			.append(" cores, Redis ").append(redisVersion(redisInfo)).append(".\n\n");
+		report.append("| fault | critical sections | overlaps (allowed by the model?) | stale reads and writes rejected"
+				+ " | lost updates | lock calls that failed closed | recovery |\n|---|---|---|---|---|---|---|\n");
+		for (Outcome outcome : outcomes) {
+			report.append("| ").append(outcome.fault()).append(" | ").append(outcome.sections()).append(" | ")
+				.append(outcome.overlaps()).append(outcome.overlapsAllowed() ? " (yes)" : " (no)").append(" | ")
+				.append(outcome.rejected()).append(" | ").append(outcome.lostUpdates()).append(" | ")
+				.append(outcome.unavailable()).append(" | ").append(outcome.recovery().toMillis()).append(" ms |\n");
+		}
+		report.append("| **whole run** | ").append(totals.getOrDefault("sections", 0L)).append(" | ")
+			.append(totals.getOrDefault("overlaps", 0L)).append(" | ").append(totals.getOrDefault("rejected", 0L))
+			.append(" | ").append(totals.get("accepted") - totals.get("sum")).append(" | ")
+			.append(totals.getOrDefault("unavailable", 0L)).append(" | |\n");
+		report.append("""
+
+				Overlaps are expected only where the model allows them: after the store lost its data, or a
+				holder (or the store) was frozen past the lease. Lost updates must be 0 in every row: a holder
+				that lost its lock is stopped by the fencing token, whatever the lock store did. Added network
+				latency (`tc netem` in a network namespace) is not part of the run: the kernels this suite runs on
+				in CI have no `netem` queueing discipline.
+				""");
+		Files.writeString(projectRoot().resolve("docs/reliability.md"), report);
+	}
+
+	private static String redisVersion(String info) {
+		Matcher matcher = REDIS_VERSION.matcher(info);
+		return matcher.find() ? matcher.group(1) : "(unknown version)";
+	}
+
+	private static Path projectRoot() {
+		Path dir = Path.of("").toAbsolutePath();
+		while (!Files.exists(dir.resolve("mvnw"))) {
+			dir = dir.getParent();
+		}
+		return dir;
+	}
+
+	/** The figures of one fault. */
+	record Outcome(String fault, boolean overlapsAllowed, long sections, long overlaps, long rejected, long lostUpdates,
+			long unavailable, Duration recovery) {
+
+		static Outcome between(String fault, boolean overlapsAllowed, Map<String, Long> before, Map<String, Long> after,
+				Duration recovery) {
+			return new Outcome(fault, overlapsAllowed, delta("sections", before, after),
+					delta("overlaps", before, after), delta("rejected", before, after),
+					delta("accepted", before, after) - delta("sum", before, after), delta("unavailable", before, after),
+					recovery);
+		}
+
+		private static long delta(String counter, Map<String, Long> before, Map<String, Long> after) {
+			return after.getOrDefault(counter, 0L) - before.getOrDefault(counter, 0L);
+		}
+
+	}
+
+}
