@@ -53,6 +53,11 @@ final class MeteredLockHandle implements LockHandle {
 	}
 
 	@Override
+	public LockHandle hold() {
+		return this.delegate.hold();
+	}
+
+	@Override
 	public void close() {
 		try {
 			this.delegate.close();

@@ -20,9 +20,10 @@ import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockService;
 
 /**
- * Runs a {@code @DistributedLock} method under its lock: resolves the keys, lets a nested call on
- * keys this thread already holds through without another round trip, and for
- * {@link CompletionStage}, {@code Mono} and {@code Flux} results keeps the lock until they complete.
+ * Runs a {@code @DistributedLock} method under its lock: resolves the keys, gives a nested call on
+ * keys the running call already holds one more hold without another round trip, and for
+ * {@link CompletionStage}, {@code Mono} and {@code Flux} results keeps its hold until the method's own
+ * work completes.
  *
  * @since 0.1.0
  */
@@ -61,9 +62,6 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 		if (this.reactiveLocking != null && ReactiveLocking.isReactive(returnType)) {
 			return this.reactiveLocking.lock(invocation, definition, keys);
 		}
-		if (LockContext.holdsAll(keys)) {
-			return invocation.proceed();
-		}
 		if (CompletionStage.class.isAssignableFrom(returnType)) {
 			return lockUntilComplete(invocation, definition, keys);
 		}
@@ -72,22 +70,27 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private @Nullable Object lockDuringCall(MethodInvocation invocation, LockDefinition definition, List<String> keys)
 			throws Throwable {
-		LockHandle handle = this.acquisition.acquire(definition, keys);
+		LockHandle handle = this.acquisition.acquire(definition, keys, LockContext.held());
 		if (handle == null) {
 			return (invocation.getMethod().getReturnType() == Optional.class) ? Optional.empty() : null;
 		}
-		try (handle; LockContext.Scope scope = LockContext.enter(handle, keys, definition.method())) {
+		try (handle; LockContext.Scope scope = this.acquisition.enter(handle, definition, keys)) {
 			Object result = invocation.proceed();
 			requireHeld(handle);
 			return result;
 		}
 	}
 
+	/**
+	 * Holds the lock until the stage that the method returned completes. The caller gets a dependent
+	 * future: completing, cancelling or timing it out ends the caller's wait, never the lock of the
+	 * work that still runs.
+	 */
 	private @Nullable Object lockUntilComplete(MethodInvocation invocation, LockDefinition definition,
 			List<String> keys) throws Throwable {
 		LockHandle handle;
 		try {
-			handle = this.acquisition.acquire(definition, keys);
+			handle = this.acquisition.acquire(definition, keys, LockContext.held());
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -96,7 +99,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 			return CompletableFuture.completedFuture(null);
 		}
 		CompletionStage<?> stage;
-		try (LockContext.Scope scope = LockContext.enter(handle, keys, definition.method())) {
+		try (LockContext.Scope scope = this.acquisition.enter(handle, definition, keys)) {
 			stage = (CompletionStage<?>) invocation.proceed();
 		}
 		catch (Throwable ex) {
@@ -121,7 +124,6 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 				result.complete(value);
 			}
 		});
-		result.whenComplete((value, failure) -> handle.close());
 		return result;
 	}
 

@@ -3,6 +3,7 @@ package dev.locksmith.aop;
 import org.springframework.transaction.TransactionExecution;
 import org.springframework.transaction.TransactionExecutionListener;
 
+import dev.locksmith.core.HeldLock;
 import dev.locksmith.core.LockContext;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostException;
@@ -18,7 +19,8 @@ public final class LeaseCheckingTransactionListener implements TransactionExecut
 
 	@Override
 	public void beforeCommit(TransactionExecution transaction) {
-		for (LockHandle handle : LockContext.held()) {
+		for (HeldLock lock : LockContext.held()) {
+			LockHandle handle = lock.handle();
 			if (!handle.isHeld()) {
 				throw new LockLostException(handle.key(), handle.fencingToken());
 			}

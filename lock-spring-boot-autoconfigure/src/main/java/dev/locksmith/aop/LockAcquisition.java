@@ -1,17 +1,27 @@
 package dev.locksmith.aop;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.DistributedLockException;
+import dev.locksmith.core.HeldLock;
 import dev.locksmith.core.LockBusyException;
+import dev.locksmith.core.LockContext;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockService;
 
-/** Acquires the locks of an annotated call, applying its {@link OnBusy} policy. */
+/**
+ * Acquires the locks of an annotated call: keys that the running call already holds get one more
+ * hold, without a round trip; the rest are acquired together, all or nothing, under the call's
+ * {@link OnBusy} policy.
+ */
 final class LockAcquisition {
 
 	private final Supplier<LockService> locks;
@@ -20,12 +30,88 @@ final class LockAcquisition {
 		this.locks = locks;
 	}
 
+	/** The lock service that grants this call's locks, and owns the holds of its nested calls. */
+	LockService owner() {
+		return this.locks.get();
+	}
+
+	/** The lock of a call that {@code handle} holds {@code keys} for. */
+	HeldLock heldLock(LockHandle handle, List<String> keys) {
+		return new HeldLock(owner(), handle, keys);
+	}
+
+	/** Makes {@code handle} the current lock of this thread while the method of {@code definition} runs. */
+	LockContext.Scope enter(LockHandle handle, LockDefinition definition, List<String> keys) {
+		return LockContext.enter(heldLock(handle, keys), definition.method());
+	}
+
+	/** Whether acquiring {@code keys} under the {@code held} locks asks the store: some key is not held yet. */
+	boolean needsRoundTrip(List<String> keys, List<HeldLock> held) {
+		return !missing(keys, held).isEmpty();
+	}
+
 	/**
-	 * The handle for all {@code keys}, or {@code null} when they stayed busy and the policy is
-	 * {@link OnBusy#SKIP}.
-	 * @throws LockBusyException when they stayed busy and the policy is {@link OnBusy#THROW}
+	 * The handle for all {@code keys}, or {@code null} when the missing ones stayed busy and the
+	 * policy is {@link OnBusy#SKIP}.
+	 * @param held the locks of the running call, outermost first
+	 * @throws LockBusyException when the missing keys stayed busy and the policy is {@link OnBusy#THROW}
 	 */
-	@Nullable LockHandle acquire(LockDefinition definition, List<String> keys) {
+	@Nullable LockHandle acquire(LockDefinition definition, List<String> keys, List<HeldLock> held) {
+		List<LockHandle> parts = holdAgain(keys, held);
+		try {
+			List<String> missing = missing(keys, held);
+			if (!missing.isEmpty()) {
+				LockHandle acquired = acquireMissing(definition, missing);
+				if (acquired == null) {
+					parts.forEach(LockHandle::close);
+					return null;
+				}
+				parts.add(acquired);
+			}
+		}
+		catch (RuntimeException ex) {
+			parts.forEach(LockHandle::close);
+			throw ex;
+		}
+		return (parts.size() == 1) ? parts.get(0) : new JoinedLockHandle(parts);
+	}
+
+	private List<LockHandle> holdAgain(List<String> keys, List<HeldLock> held) {
+		Set<LockHandle> holding = Collections.newSetFromMap(new IdentityHashMap<>());
+		for (String key : keys) {
+			HeldLock lock = find(key, held);
+			if (lock != null) {
+				holding.add(lock.handle());
+			}
+		}
+		List<LockHandle> holds = new ArrayList<>();
+		try {
+			for (LockHandle handle : holding) {
+				holds.add(handle.hold());
+			}
+		}
+		catch (RuntimeException ex) {
+			holds.forEach(LockHandle::close);
+			throw ex;
+		}
+		return holds;
+	}
+
+	private List<String> missing(List<String> keys, List<HeldLock> held) {
+		return keys.stream().filter((key) -> find(key, held) == null).toList();
+	}
+
+	private @Nullable HeldLock find(String key, List<HeldLock> held) {
+		LockService owner = owner();
+		for (int i = held.size() - 1; i >= 0; i--) {
+			if (held.get(i).holds(owner, key)) {
+				return held.get(i);
+			}
+		}
+		return null;
+	}
+
+	private @Nullable LockHandle acquireMissing(LockDefinition definition, List<String> keys) {
 		try {
 			LockHandle handle = this.locks.get().tryAcquireAll(keys, definition.options()).orElse(null);
 			if (handle == null && definition.onBusy() == OnBusy.THROW) {

@@ -1,20 +1,29 @@
 package dev.locksmith.aop;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.aopalliance.intercept.MethodInvocation;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
 import reactor.core.scheduler.Schedulers;
+import reactor.util.context.ContextView;
 
+import dev.locksmith.core.HeldLock;
+import dev.locksmith.core.LockContext;
 import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.ReactiveLockContext;
 
 /**
- * Holds a lock for as long as a {@code Mono} or {@code Flux} runs: acquired on subscription on a
- * blocking-friendly scheduler (never on the subscriber's non-blocking thread), released when the
- * result completes, fails or is cancelled. A lock that stays busy under {@code SKIP} gives an empty
- * result.
+ * Holds a lock for as long as a {@code Mono} or {@code Flux} subscription runs. Keys that the
+ * subscriber's Reactor context (or the subscribing thread) already holds get one more hold; the rest
+ * are acquired on a blocking-friendly scheduler, never on the subscriber's non-blocking thread. The
+ * lock is released when the result completes, fails or is cancelled, also when a cancel drops a
+ * granted handle before it reached the pipeline. The method runs with its lock in the Reactor context
+ * ({@link ReactiveLockContext}) and, while it assembles its result, in {@link LockContext}. A lock
+ * that stays busy under {@code SKIP} gives an empty result.
  */
 final class ReactiveLocking {
 
@@ -29,17 +38,44 @@ final class ReactiveLocking {
 	}
 
 	Publisher<?> lock(MethodInvocation invocation, LockDefinition definition, List<String> keys) {
-		Mono<LockHandle> acquire = Mono.fromCallable(() -> this.acquisition.acquire(definition, keys))
-			.subscribeOn(Schedulers.boundedElastic());
 		if (Mono.class.isAssignableFrom(invocation.getMethod().getReturnType())) {
-			return Mono.usingWhen(acquire,
-					(handle) -> Mono.from(proceed(invocation)).flatMap((value) -> stillHeld(handle).thenReturn(value))
-						.switchIfEmpty(stillHeld(handle).then(Mono.empty())),
-					this::release);
+			return Mono.deferContextual((context) -> {
+				SubscriptionLock lock = new SubscriptionLock();
+				return Mono.usingWhen(acquire(definition, keys, context, lock), (handle) -> {
+					HeldLock held = this.acquisition.heldLock(handle, keys);
+					return Mono.from(assemble(invocation, definition, held))
+						.flatMap((value) -> stillHeld(handle).thenReturn(value))
+						.switchIfEmpty(stillHeld(handle).then(Mono.empty()))
+						.contextWrite((inner) -> ReactiveLockContext.with(inner, held));
+				}, this::release).doFinally((signal) -> endOnCancel(signal, lock));
+			});
 		}
-		return Flux.usingWhen(acquire,
-				(handle) -> Flux.from(proceed(invocation)).concatWith(stillHeld(handle).then(Mono.empty())),
-				this::release);
+		return Flux.deferContextual((context) -> {
+			SubscriptionLock lock = new SubscriptionLock();
+			return Flux.usingWhen(acquire(definition, keys, context, lock), (handle) -> {
+				HeldLock held = this.acquisition.heldLock(handle, keys);
+				return Flux.from(assemble(invocation, definition, held))
+					.concatWith(stillHeld(handle).then(Mono.empty()))
+					.contextWrite((inner) -> ReactiveLockContext.with(inner, held));
+			}, this::release).doFinally((signal) -> endOnCancel(signal, lock));
+		});
+	}
+
+	private Mono<LockHandle> acquire(LockDefinition definition, List<String> keys, ContextView context,
+			SubscriptionLock lock) {
+		List<HeldLock> held = new ArrayList<>(LockContext.held());
+		held.addAll(ReactiveLockContext.held(context));
+		Mono<LockHandle> acquire = Mono
+			.fromCallable(() -> lock.granted(this.acquisition.acquire(definition, keys, held)));
+		return this.acquisition.needsRoundTrip(keys, held) ? acquire.subscribeOn(Schedulers.boundedElastic())
+				: acquire;
+	}
+
+	/** Calls the method, which assembles its result while its lock is the current one of this thread. */
+	private Publisher<?> assemble(MethodInvocation invocation, LockDefinition definition, HeldLock held) {
+		try (LockContext.Scope scope = LockContext.enter(held, definition.method())) {
+			return proceed(invocation);
+		}
 	}
 
 	private Publisher<?> proceed(MethodInvocation invocation) {
@@ -58,6 +94,12 @@ final class ReactiveLocking {
 
 	private Mono<Void> release(LockHandle handle) {
 		return Mono.<Void>fromRunnable(handle::close).subscribeOn(Schedulers.boundedElastic());
+	}
+
+	private void endOnCancel(SignalType signal, SubscriptionLock lock) {
+		if (signal == SignalType.CANCEL) {
+			Schedulers.boundedElastic().schedule(lock::end);
+		}
 	}
 
 }

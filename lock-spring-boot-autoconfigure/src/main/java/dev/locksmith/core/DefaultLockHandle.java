@@ -3,14 +3,19 @@ package dev.locksmith.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The engine's {@link LockHandle}, for one key or for several granted together: tracks the lease on
- * the local monotonic clock, never the wall clock.
+ * the local monotonic clock, never the wall clock, and counts holds: this handle is the first, each
+ * {@link #hold()} adds one, and the lock is released when the last one ends.
  */
 final class DefaultLockHandle implements LockHandle {
 
@@ -37,6 +42,12 @@ final class DefaultLockHandle implements LockHandle {
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
 	private final AtomicLong renewals = new AtomicLong();
+
+	private final AtomicInteger holds = new AtomicInteger(1);
+
+	private final AtomicBoolean firstHoldOpen = new AtomicBoolean(true);
+
+	private volatile @Nullable String holder;
 
 	private volatile long leaseDeadlineNanos;
 
@@ -92,9 +103,35 @@ final class DefaultLockHandle implements LockHandle {
 	}
 
 	@Override
+	public LockHandle hold() {
+		if (this.holds.getAndUpdate((count) -> (count > 0) ? count + 1 : count) == 0) {
+			throw new IllegalStateException("Lock '" + key() + "' was already released");
+		}
+		if (this.state.get() == State.LOST) {
+			dropHold();
+			throw new LockLostException(key(), fencingToken());
+		}
+		return new AddedHold(this);
+	}
+
+	@Override
 	public void close() {
-		if (this.state.compareAndSet(State.HELD, State.RELEASED)) {
+		if (this.firstHoldOpen.compareAndSet(true, false)) {
+			dropHold();
+		}
+	}
+
+	/** Ends one hold, and releases the lock when it was the last. */
+	void dropHold() {
+		if (this.holds.decrementAndGet() == 0 && this.state.compareAndSet(State.HELD, State.RELEASED)) {
 			this.service.release(this);
+		}
+	}
+
+	/** Names what holds the lock, such as an annotated method, for operators; the first name given stays. */
+	void describeHolder(String holder) {
+		if (this.holder == null) {
+			this.holder = holder;
 		}
 	}
 
@@ -156,7 +193,7 @@ final class DefaultLockHandle implements LockHandle {
 	Stream<LockInfo> toInfos() {
 		return IntStream.range(0, this.keys.size())
 			.mapToObj((i) -> new LockInfo(this.keys.get(i), this.fencingTokens.get(i), this.acquiredAt, this.expiresAt,
-					this.renewals.get(), this.ownerThread, LockContext.holderOf(this.keys.get(i))));
+					this.renewals.get(), this.ownerThread, this.holder));
 	}
 
 }

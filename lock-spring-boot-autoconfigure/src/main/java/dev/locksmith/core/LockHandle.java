@@ -35,7 +35,20 @@ public interface LockHandle extends AutoCloseable {
 	 */
 	boolean extend(Duration ttl);
 
-	/** Releases the lock. Idempotent, and never deletes a lock that another owner holds. */
+	/**
+	 * Takes one more hold on this lock, without a round trip: the lock is released when this handle
+	 * and every hold taken from it are closed. Hand a hold to work that may outlive the caller's
+	 * scope, such as a task on another thread, and close it when that work ends.
+	 * @return a handle for the new hold, on the same lock
+	 * @throws LockLostException when the lease was lost
+	 * @throws IllegalStateException when the lock was already released
+	 */
+	LockHandle hold();
+
+	/**
+	 * Ends this hold on the lock; the lock is released when its last hold ends. Idempotent, and never
+	 * deletes a lock that another owner holds.
+	 */
 	@Override
 	void close();
 

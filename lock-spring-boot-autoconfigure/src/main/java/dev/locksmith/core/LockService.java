@@ -52,7 +52,7 @@ public interface LockService {
 	 */
 	default <T> T callLocked(String key, LockOptions options, Callable<T> action) {
 		try (LockHandle handle = acquire(key, options);
-				LockContext.Scope scope = LockContext.enter(handle, List.of(key), null)) {
+				LockContext.Scope scope = LockContext.enter(new HeldLock(this, handle, List.of(key)), null)) {
 			T result = action.call();
 			if (!handle.isHeld()) {
 				throw new LockLostException(key, handle.fencingToken());

@@ -1,0 +1,83 @@
+package dev.locksmith.aop;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import dev.locksmith.core.LockHandle;
+
+/**
+ * Several holds acting as one handle, for a nested call whose keys are partly held by the running
+ * call and partly acquired for it: closing it ends every part.
+ */
+final class JoinedLockHandle implements LockHandle {
+
+	private final List<LockHandle> parts;
+
+	JoinedLockHandle(List<LockHandle> parts) {
+		this.parts = List.copyOf(parts);
+	}
+
+	@Override
+	public String key() {
+		return this.parts.stream().map(LockHandle::key).collect(Collectors.joining(","));
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.parts.stream().mapToLong(LockHandle::fencingToken).max().orElseThrow();
+	}
+
+	@Override
+	public Instant acquiredAt() {
+		return this.parts.stream().map(LockHandle::acquiredAt).min(Comparator.naturalOrder()).orElseThrow();
+	}
+
+	@Override
+	public Instant expiresAt() {
+		return this.parts.stream().map(LockHandle::expiresAt).min(Comparator.naturalOrder()).orElseThrow();
+	}
+
+	@Override
+	public boolean isHeld() {
+		return this.parts.stream().allMatch(LockHandle::isHeld);
+	}
+
+	@Override
+	public boolean extend(Duration ttl) {
+		boolean extended = true;
+		for (LockHandle part : this.parts) {
+			extended &= part.extend(ttl);
+		}
+		return extended;
+	}
+
+	@Override
+	public LockHandle hold() {
+		List<LockHandle> holds = new ArrayList<>();
+		try {
+			for (LockHandle part : this.parts) {
+				holds.add(part.hold());
+			}
+			return new JoinedLockHandle(holds);
+		}
+		catch (RuntimeException ex) {
+			holds.forEach(LockHandle::close);
+			throw ex;
+		}
+	}
+
+	@Override
+	public void close() {
+		this.parts.forEach(LockHandle::close);
+	}
+
+	@Override
+	public String toString() {
+		return "JoinedLockHandle" + this.parts;
+	}
+
+}
