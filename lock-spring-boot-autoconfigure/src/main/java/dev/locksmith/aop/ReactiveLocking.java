@@ -66,7 +66,7 @@ final class ReactiveLocking {
 		List<HeldLock> held = new ArrayList<>(LockContext.held());
 		held.addAll(ReactiveLockContext.held(context));
 		Mono<LockHandle> acquire = Mono
-			.fromCallable(() -> lock.granted(this.acquisition.acquire(definition, keys, held)));
+			.fromCallable(() -> lock.acquire(() -> this.acquisition.acquire(definition, keys, held)));
 		return this.acquisition.needsRoundTrip(keys, held) ? acquire.subscribeOn(Schedulers.boundedElastic())
 				: acquire;
 	}

@@ -2,6 +2,7 @@ package dev.locksmith.aop;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -17,8 +18,22 @@ final class SubscriptionLock {
 
 	private final AtomicBoolean ended = new AtomicBoolean();
 
-	/** Keeps a granted handle; returns it, or {@code null} when the subscription already ended (then it is released). */
-	@Nullable LockHandle granted(@Nullable LockHandle granted) {
+	/**
+	 * Runs {@code acquisition} and keeps the handle it grants. Returns the handle, or {@code null} when
+	 * the subscription ended meanwhile: then the handle is released, and a failure (such as the
+	 * interrupt that the cancel sent) is nobody's to hear.
+	 */
+	@Nullable LockHandle acquire(Supplier<@Nullable LockHandle> acquisition) {
+		LockHandle granted;
+		try {
+			granted = acquisition.get();
+		}
+		catch (RuntimeException ex) {
+			if (this.ended.get()) {
+				return null;
+			}
+			throw ex;
+		}
 		if (granted == null) {
 			return null;
 		}

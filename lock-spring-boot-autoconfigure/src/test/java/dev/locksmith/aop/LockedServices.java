@@ -1,5 +1,6 @@
 package dev.locksmith.aop;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -16,6 +17,7 @@ import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.LockContext;
 import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.ReactiveLockContext;
 
 /** Annotated beans that the aspect tests call through their proxies. */
 final class LockedServices {
@@ -198,6 +200,68 @@ final class LockedServices {
 		@DistributedLock(name = "nullable", key = "#id")
 		public void nullableKey(String id) {
 			this.calls.add("nullableKey");
+		}
+
+	}
+
+	/** Work whose lock must live exactly as long as the work: futures, reactive streams and nested calls. */
+	static class Jobs {
+
+		@Autowired
+		@Lazy
+		Jobs self;
+
+		@DistributedLock(name = "job", key = "#id")
+		public CompletableFuture<String> async(String id, CompletableFuture<String> work) {
+			return work;
+		}
+
+		@DistributedLock(name = "job", key = "#id")
+		public void startAsync(String id, CompletableFuture<String> work) {
+			this.self.async(id, work);
+		}
+
+		@DistributedLock(name = "job", key = "#id", ttl = "1s")
+		public Mono<String> reactive(String id, Mono<String> work) {
+			return work;
+		}
+
+		@DistributedLock(name = "job", key = "#id")
+		public Mono<List<Long>> tokens(String id) {
+			long assembled = LockContext.current().orElseThrow().fencingToken();
+			return Mono.delay(Duration.ofMillis(1))
+				.then(ReactiveLockContext.current())
+				.map((handle) -> List.of(assembled, handle.fencingToken()));
+		}
+
+		@DistributedLock(name = "job", key = "#id")
+		public Flux<Long> tokenStream(String id) {
+			return Flux.range(1, 3)
+				.delayElements(Duration.ofMillis(1))
+				.concatMap((i) -> ReactiveLockContext.current().map(LockHandle::fencingToken));
+		}
+
+		@DistributedLock(name = "job", key = "#id")
+		public Mono<List<Long>> outerReactive(String id) {
+			return ReactiveLockContext.current()
+				.delayElement(Duration.ofMillis(1))
+				.flatMap((outer) -> this.self.innerReactive(id).map((inner) -> List.of(outer.fencingToken(), inner)));
+		}
+
+		@DistributedLock(name = "job", key = "#id")
+		public Mono<Long> innerReactive(String id) {
+			return ReactiveLockContext.current().map(LockHandle::fencingToken);
+		}
+
+		@DistributedLock(name = "job", key = "#held")
+		public void holdThenLockAll(String held, List<String> all, Runnable insideAll, Runnable afterAll) {
+			this.self.lockAll(all, insideAll);
+			afterAll.run();
+		}
+
+		@DistributedLock(name = "job", key = "#ids")
+		public void lockAll(List<String> ids, Runnable inside) {
+			inside.run();
 		}
 
 	}
