@@ -223,6 +223,30 @@ public abstract class LockServiceContractTests {
 	}
 
 	@Test
+	void aLockIsReleasedWhenItsLastHoldEnds() throws Exception {
+		LockHandle first = this.locks.tryAcquire("orders:1", LockOptions.ofTtl(LONG)).orElseThrow();
+		LockHandle second = first.hold();
+		LockHandle third = second.hold();
+
+		first.close();
+		first.close();
+		second.close();
+		assertThat(newService().tryAcquire("orders:1", LockOptions.ofTtl(LONG))).as("while a hold remains").isEmpty();
+		assertThat(third.fencingToken()).isEqualTo(first.fencingToken());
+		third.close();
+		assertThat(newService().tryAcquire("orders:1", LockOptions.ofTtl(LONG))).isPresent();
+	}
+
+	@Test
+	void aReleasedLockTakesNoFurtherHold() throws Exception {
+		LockHandle handle = this.locks.tryAcquire("orders:1", LockOptions.ofTtl(LONG)).orElseThrow();
+		handle.close();
+
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(handle::hold)
+			.withMessage("Lock 'orders:1' was already released");
+	}
+
+	@Test
 	void severalKeysAreAcquiredAllOrNothing() throws Exception {
 		LockHandle b = newService().tryAcquire("account:b", LockOptions.ofTtl(LONG)).orElseThrow();
 
