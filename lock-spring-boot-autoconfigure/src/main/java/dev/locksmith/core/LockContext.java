@@ -16,20 +16,21 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LockContext {
 
-	private static final ThreadLocal<Deque<HeldLock>> frames = ThreadLocal.withInitial(ArrayDeque::new);
+	private static final ThreadLocal<Deque<HeldLock>> frames = new ThreadLocal<>();
 
 	private LockContext() {
 	}
 
 	/** The innermost lock held by the running call on this thread. */
 	public static Optional<LockHandle> current() {
-		HeldLock innermost = frames.get().peekLast();
-		return (innermost != null) ? Optional.of(innermost.handle()) : Optional.empty();
+		Deque<HeldLock> held = frames.get();
+		return (held != null) ? Optional.of(held.getLast().handle()) : Optional.empty();
 	}
 
 	/** Every lock held by the running calls on this thread, outermost first. */
 	public static List<HeldLock> held() {
-		return List.copyOf(frames.get());
+		Deque<HeldLock> held = frames.get();
+		return (held != null) ? List.copyOf(held) : List.of();
 	}
 
 	/**
@@ -42,11 +43,15 @@ public final class LockContext {
 		if (holder != null) {
 			describeHolder(lock.handle(), holder);
 		}
-		frames.get().addLast(lock);
+		Deque<HeldLock> held = frames.get();
+		if (held == null) {
+			held = new ArrayDeque<>();
+			frames.set(held);
+		}
+		held.addLast(lock);
 		return () -> {
-			Deque<HeldLock> held = frames.get();
-			held.removeLastOccurrence(lock);
-			if (held.isEmpty()) {
+			Deque<HeldLock> current = frames.get();
+			if (current != null && current.removeLastOccurrence(lock) && current.isEmpty()) {
 				frames.remove();
 			}
 		};
