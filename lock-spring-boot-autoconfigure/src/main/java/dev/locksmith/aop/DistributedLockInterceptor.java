@@ -115,7 +115,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 				result.completeExceptionally(failure);
 			}
 			else if (lost) {
-				result.completeExceptionally(new LockLostException(handle.key(), handle.fencingToken()));
+				result.completeExceptionally(new LockLostException(handle));
 			}
 			else {
 				result.complete(value);
@@ -127,7 +127,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 
 	static void requireHeld(LockHandle handle) {
 		if (!handle.isHeld()) {
-			throw new LockLostException(handle.key(), handle.fencingToken());
+			throw new LockLostException(handle);
 		}
 	}
 

@@ -20,7 +20,7 @@ public final class LeaseCheckingTransactionListener implements TransactionExecut
 	public void beforeCommit(TransactionExecution transaction) {
 		for (LockHandle handle : LockContext.held()) {
 			if (!handle.isHeld()) {
-				throw new LockLostException(handle.key(), handle.fencingToken());
+				throw new LockLostException(handle);
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -99,21 +100,19 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 		return released;
 	}
 
+	/** Sends one script per hash slot, all at once; each lease's answer comes from its own slot's script. */
 	@Override
-	public CompletableFuture<List<Boolean>> extend(List<LeaseExtension> leases) {
-		List<List<Integer>> groups = this.slots
-			.partition(leases.stream().map((lease) -> this.keys.lockKey(lease.key())).toList());
-		Boolean[] extended = new Boolean[leases.size()];
-		CompletableFuture<?>[] calls = new CompletableFuture<?>[groups.size()];
-		for (int g = 0; g < groups.size(); g++) {
-			List<Integer> group = groups.get(g);
-			calls[g] = extendInOneSlot(group.stream().map(leases::get).toList()).thenAccept((results) -> {
-				for (int i = 0; i < group.size(); i++) {
-					extended[group.get(i)] = results.get(i);
-				}
-			});
+	public List<CompletableFuture<Boolean>> extend(List<LeaseExtension> leases) {
+		List<CompletableFuture<Boolean>> extended = new ArrayList<>(Collections.nCopies(leases.size(), null));
+		for (List<Integer> group : this.slots
+			.partition(leases.stream().map((lease) -> this.keys.lockKey(lease.key())).toList())) {
+			CompletableFuture<List<Boolean>> call = extendInOneSlot(group.stream().map(leases::get).toList());
+			for (int i = 0; i < group.size(); i++) {
+				int inGroup = i;
+				extended.set(group.get(i), call.thenApply((results) -> results.get(inGroup)));
+			}
 		}
-		return CompletableFuture.allOf(calls).thenApply((done) -> List.of(extended));
+		return extended;
 	}
 
 	@Override
