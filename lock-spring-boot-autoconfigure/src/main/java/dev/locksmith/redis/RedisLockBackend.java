@@ -47,6 +47,8 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	private final String claimLease;
 
+	private final EvictionPolicyCheck evictionPolicy;
+
 	public RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this(connectionFactory, keys, DEFAULT_CLAIM_LEASE);
 	}
@@ -63,22 +65,30 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 		this.keys = keys;
 		this.slots = new HashSlotPartitioner(this.scripts::isCluster);
 		this.claimLease = millis(claimLease);
+		this.evictionPolicy = new EvictionPolicyCheck(connectionFactory);
 	}
 
 	/**
 	 * Connects and loads the scripts on a short-lived background thread, so that the first lock call
-	 * pays for neither. A failure is only logged: the first call connects and loads them itself.
+	 * pays for neither, then checks that Redis does not evict lock keys: a WARN when its
+	 * {@code maxmemory-policy} is not {@code noeviction}. A failure is only logged: the first call
+	 * connects and loads the scripts itself.
 	 */
 	public CompletableFuture<Void> warmUp() {
-		return CompletableFuture.supplyAsync(() -> this.scripts.warmUp(LockScripts.HOT_PATH), (task) -> {
-			Thread thread = new Thread(task, "locksmith-warm-up");
-			thread.setDaemon(true);
-			thread.start();
-		}).thenCompose(Function.identity()).whenComplete((done, failure) -> {
-			if (failure != null) {
-				logger.info("Could not warm up the Redis lock connection; the first lock call will: " + failure);
-			}
-		});
+		return CompletableFuture.supplyAsync(() -> this.scripts.warmUp(LockScripts.HOT_PATH), RedisLockBackend::onOwnThread)
+			.thenCompose(Function.identity())
+			.whenCompleteAsync((done, failure) -> {
+				if (failure != null) {
+					logger.info("Could not warm up the Redis lock connection; the first lock call will: " + failure);
+				}
+				this.evictionPolicy.check();
+			}, RedisLockBackend::onOwnThread);
+	}
+
+	private static void onOwnThread(Runnable task) {
+		Thread thread = new Thread(task, "locksmith-warm-up");
+		thread.setDaemon(true);
+		thread.start();
 	}
 
 	@Override
