@@ -2,6 +2,7 @@ package dev.locksmith.actuate;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.core.instrument.LongTaskTimer;
@@ -28,8 +29,8 @@ final class MeteredLockHandle implements LockHandle {
 	}
 
 	@Override
-	public long fencingToken() {
-		return this.delegate.fencingToken();
+	public Map<String, Long> fencingTokens() {
+		return this.delegate.fencingTokens();
 	}
 
 	@Override

@@ -118,7 +118,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 				result.completeExceptionally(failure);
 			}
 			else if (lost) {
-				result.completeExceptionally(new LockLostException(handle.key(), handle.fencingToken()));
+				result.completeExceptionally(new LockLostException(handle));
 			}
 			else {
 				result.complete(value);
@@ -129,7 +129,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 
 	static void requireHeld(LockHandle handle) {
 		if (!handle.isHeld()) {
-			throw new LockLostException(handle.key(), handle.fencingToken());
+			throw new LockLostException(handle);
 		}
 	}
 

@@ -3,8 +3,11 @@ package dev.locksmith.aop;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import dev.locksmith.core.LockHandle;
@@ -27,8 +30,10 @@ final class JoinedLockHandle implements LockHandle {
 	}
 
 	@Override
-	public long fencingToken() {
-		return this.parts.stream().mapToLong(LockHandle::fencingToken).max().orElseThrow();
+	public Map<String, Long> fencingTokens() {
+		Map<String, Long> tokens = new TreeMap<>();
+		this.parts.forEach((part) -> tokens.putAll(part.fencingTokens()));
+		return Collections.unmodifiableMap(tokens);
 	}
 
 	@Override

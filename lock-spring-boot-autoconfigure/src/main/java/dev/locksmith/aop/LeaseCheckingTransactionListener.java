@@ -22,7 +22,7 @@ public final class LeaseCheckingTransactionListener implements TransactionExecut
 		for (HeldLock lock : LockContext.held()) {
 			LockHandle handle = lock.handle();
 			if (!handle.isHeld()) {
-				throw new LockLostException(handle.key(), handle.fencingToken());
+				throw new LockLostException(handle);
 			}
 		}
 	}

@@ -78,6 +78,11 @@ public final class LockDefinitions {
 		String name = annotation.name().isBlank()
 				? ClassUtils.getUserClass(targetClass).getSimpleName() + "." + method.getName()
 				: resolve(where, "name", annotation.name());
+		if (name.contains(":")) {
+			// The key is <name>:<value>: a ':' in the name would let name "a:b" with value "c" and name "a"
+			// with value "b:c" share one lock.
+			throw new IllegalStateException(where + ": name must not contain ':', was '" + name + "'");
+		}
 		Duration ttl = duration(where, "ttl", annotation.ttl(), this.defaultTtl);
 		if (ttl.toMillis() < 1) {
 			throw new IllegalStateException(where + ": ttl must be at least 1ms, was '" + annotation.ttl() + "'");

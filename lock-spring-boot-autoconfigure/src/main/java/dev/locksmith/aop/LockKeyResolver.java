@@ -15,11 +15,14 @@ import org.springframework.expression.BeanResolver;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 import org.springframework.util.ObjectUtils;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * Turns a lock definition and a call's arguments into lock keys {@code <name>:<value>}: evaluates
  * the key expression with Spring's method-based evaluation context (arguments by name, as
  * {@code #p0}/{@code #a0}, beans as {@code @name}); a collection or array gives one key per element.
+ * A value must have a value-based {@code toString()}: one with Object's identity hash would make every
+ * instance a lock of its own, so it is refused.
  */
 final class LockKeyResolver {
 
@@ -45,6 +48,11 @@ final class LockKeyResolver {
 		for (Object value : values(evaluate(definition, expression, method, arguments, target))) {
 			if (value == null || value.toString().isBlank()) {
 				throw invalidKey(definition, "gave a " + ((value == null) ? "null" : "blank") + " key");
+			}
+			if (hasIdentityToString(value)) {
+				throw invalidKey(definition, "gave a " + value.getClass().getName()
+						+ ", whose toString() is Object's identity hash: each instance would be a lock of its own;"
+						+ " lock on a value such as its id");
 			}
 			keys.add(definition.name() + ":" + value);
 		}
@@ -78,6 +86,11 @@ final class LockKeyResolver {
 			return Arrays.asList(ObjectUtils.toObjectArray(result));
 		}
 		return Collections.singletonList(result);
+	}
+
+	private static boolean hasIdentityToString(Object value) {
+		Method toString = ReflectionUtils.findMethod(value.getClass(), "toString");
+		return toString == null || toString.getDeclaringClass() == Object.class;
 	}
 
 	private static IllegalArgumentException invalidKey(LockDefinition definition, String problem) {

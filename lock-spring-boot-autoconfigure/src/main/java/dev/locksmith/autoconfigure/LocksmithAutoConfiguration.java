@@ -79,7 +79,8 @@ public final class LocksmithAutoConfiguration {
 			.storeTimeout(properties.getRedisTimeout())
 			.recheckInterval(properties.getWait().getRecheckInterval())
 			.releaseNotifications(releaseNotifications.getIfAvailable())
-			.renewal(properties.getRenewal().isEnabled());
+			.renewal(properties.getRenewal().isEnabled())
+			.driftAllowance(properties.getDriftAllowance());
 		if (properties.getInstanceId() != null) {
 			builder.instanceId(properties.getInstanceId());
 		}

@@ -32,6 +32,12 @@ public class LocksmithProperties {
 	/** Bound on any one Redis call made for a lock; past it, acquisition fails closed. */
 	private Duration redisTimeout = Duration.ofSeconds(2);
 
+	/**
+	 * How much earlier than Redis this instance counts a lease as ended, for the difference between its
+	 * clock and Redis's: isHeld() turns false this long before Redis may let the lock go.
+	 */
+	private Duration driftAllowance = Duration.ofMillis(10);
+
 	/** Id of this instance, written into owner tokens; default "<host>-<pid>". */
 	private @Nullable String instanceId;
 
@@ -90,6 +96,17 @@ public class LocksmithProperties {
 
 	public void setRedisTimeout(Duration redisTimeout) {
 		this.redisTimeout = requireAtLeastOneMilli("locksmith.redis-timeout", redisTimeout);
+	}
+
+	public Duration getDriftAllowance() {
+		return this.driftAllowance;
+	}
+
+	public void setDriftAllowance(Duration driftAllowance) {
+		if (driftAllowance.isNegative()) {
+			throw new IllegalArgumentException("locksmith.drift-allowance must not be negative, was " + driftAllowance);
+		}
+		this.driftAllowance = driftAllowance;
 	}
 
 	public @Nullable String getInstanceId() {

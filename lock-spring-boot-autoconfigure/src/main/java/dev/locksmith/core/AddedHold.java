@@ -2,6 +2,7 @@ package dev.locksmith.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** One further hold on a {@link DefaultLockHandle}, taken by {@link LockHandle#hold()}; closing it ends that hold only. */
@@ -21,8 +22,8 @@ final class AddedHold implements LockHandle {
 	}
 
 	@Override
-	public long fencingToken() {
-		return this.lock.fencingToken();
+	public Map<String, Long> fencingTokens() {
+		return this.lock.fencingTokens();
 	}
 
 	@Override

@@ -2,12 +2,14 @@ package dev.locksmith.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
@@ -31,7 +33,7 @@ final class DefaultLockHandle implements LockHandle {
 
 	private final String ownerToken;
 
-	private final List<Long> fencingTokens;
+	private final Map<String, Long> fencingTokens;
 
 	private final Duration ttl;
 
@@ -49,19 +51,20 @@ final class DefaultLockHandle implements LockHandle {
 
 	private volatile @Nullable String holder;
 
-	private volatile long leaseDeadlineNanos;
+	private final Duration driftAllowance;
+
+	private final AtomicReference<Lease> lease = new AtomicReference<>();
 
 	private volatile long renewalDueNanos;
 
-	private volatile Instant expiresAt;
-
 	DefaultLockHandle(DefaultLockService service, List<String> keys, String ownerToken, List<Long> fencingTokens,
-			Duration ttl, long requestedAtNanos) {
+			Duration ttl, Duration driftAllowance, long requestedAtNanos) {
 		this.service = service;
 		this.keys = keys;
 		this.ownerToken = ownerToken;
-		this.fencingTokens = fencingTokens;
+		this.fencingTokens = tokensByKey(keys, fencingTokens);
 		this.ttl = ttl;
+		this.driftAllowance = driftAllowance;
 		this.acquiredAt = Instant.now();
 		this.ownerThread = Thread.currentThread().getName();
 		leaseStarted(requestedAtNanos, this.ttl);
@@ -73,10 +76,9 @@ final class DefaultLockHandle implements LockHandle {
 		return String.join(",", this.keys);
 	}
 
-	/** The fencing token, or for several keys the highest of their tokens. */
 	@Override
-	public long fencingToken() {
-		return this.fencingTokens.stream().mapToLong(Long::longValue).max().orElseThrow();
+	public Map<String, Long> fencingTokens() {
+		return this.fencingTokens;
 	}
 
 	@Override
@@ -86,12 +88,12 @@ final class DefaultLockHandle implements LockHandle {
 
 	@Override
 	public Instant expiresAt() {
-		return this.expiresAt;
+		return this.lease.get().expiresAt();
 	}
 
 	@Override
 	public boolean isHeld() {
-		return this.state.get() == State.HELD && System.nanoTime() - this.leaseDeadlineNanos < 0;
+		return this.state.get() == State.HELD && this.lease.get().runsAt(System.nanoTime());
 	}
 
 	@Override
@@ -109,7 +111,7 @@ final class DefaultLockHandle implements LockHandle {
 		}
 		if (this.state.get() == State.LOST) {
 			dropHold();
-			throw new LockLostException(key(), fencingToken());
+			throw new LockLostException(this);
 		}
 		return new AddedHold(this);
 	}
@@ -123,7 +125,8 @@ final class DefaultLockHandle implements LockHandle {
 
 	/** Ends one hold, and releases the lock when it was the last. */
 	void dropHold() {
-		if (this.holds.decrementAndGet() == 0 && this.state.compareAndSet(State.HELD, State.RELEASED)) {
+		// A lost lock is released too: after a local give-up its key may still be in the store.
+		if (this.holds.decrementAndGet() == 0 && this.state.getAndSet(State.RELEASED) != State.RELEASED) {
 			this.service.release(this);
 		}
 	}
@@ -137,8 +140,19 @@ final class DefaultLockHandle implements LockHandle {
 
 	@Override
 	public String toString() {
-		return "LockHandle[keys=" + this.keys + ", fencingTokens=" + this.fencingTokens + ", state=" + this.state.get()
-				+ "]";
+		return "LockHandle[fencingTokens=" + this.fencingTokens + ", state=" + this.state.get() + "]";
+	}
+
+	private static Map<String, Long> tokensByKey(List<String> keys, List<Long> tokens) {
+		if (keys.size() != tokens.size()) {
+			throw new IllegalStateException("The store issued " + tokens.size() + " fencing tokens for " + keys.size()
+					+ " keys " + LockKeys.describe(keys));
+		}
+		Map<String, Long> byKey = new LinkedHashMap<>();
+		for (int i = 0; i < keys.size(); i++) {
+			byKey.put(keys.get(i), tokens.get(i));
+		}
+		return Collections.unmodifiableMap(byKey);
 	}
 
 	List<String> keys() {
@@ -158,7 +172,7 @@ final class DefaultLockHandle implements LockHandle {
 	}
 
 	long leaseDeadlineNanos() {
-		return this.leaseDeadlineNanos;
+		return this.lease.get().deadlineNanos();
 	}
 
 	/** Whether the lock is neither released nor lost, whatever the lease says. */
@@ -166,11 +180,17 @@ final class DefaultLockHandle implements LockHandle {
 		return this.state.get() == State.HELD;
 	}
 
-	/** Records a lease of {@code ttl} that the store granted for a request sent at {@code requestedAtNanos}. */
+	/**
+	 * Records a lease of {@code ttl} that the store granted for a request sent at {@code requestedAtNanos},
+	 * unless a later request set the current lease: the store applied that one last.
+	 */
 	void leaseStarted(long requestedAtNanos, Duration ttl) {
-		this.leaseDeadlineNanos = requestedAtNanos + ttl.toNanos();
-		this.renewalDueNanos = requestedAtNanos + ttl.toNanos() / 3;
-		this.expiresAt = Instant.now().plus(ttl);
+		Lease started = Lease.of(requestedAtNanos, ttl, this.driftAllowance);
+		Lease kept = this.lease.accumulateAndGet(started,
+				(current, next) -> (current != null) ? current.later(next) : next);
+		if (kept == started) {
+			this.renewalDueNanos = started.renewalDueNanos();
+		}
 	}
 
 	/** Records a renewal sent at {@code requestedAtNanos}. */
@@ -191,8 +211,8 @@ final class DefaultLockHandle implements LockHandle {
 
 	/** One snapshot for each key. */
 	Stream<LockInfo> toInfos() {
-		return IntStream.range(0, this.keys.size())
-			.mapToObj((i) -> new LockInfo(this.keys.get(i), this.fencingTokens.get(i), this.acquiredAt, this.expiresAt,
+		return this.keys.stream()
+			.map((key) -> new LockInfo(key, this.fencingTokens.get(key), this.acquiredAt, expiresAt(),
 					this.renewals.get(), this.ownerThread, this.holder));
 	}
 

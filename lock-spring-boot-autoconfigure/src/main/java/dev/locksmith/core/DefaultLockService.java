@@ -25,6 +25,9 @@ import dev.locksmith.core.Waiters.Waiter;
  */
 public final class DefaultLockService implements LockService, AutoCloseable {
 
+	/** How much earlier than the store this process counts a lease as ended, unless configured otherwise. */
+	public static final Duration DEFAULT_DRIFT_ALLOWANCE = Duration.ofMillis(10);
+
 	private static final Logger logger = System.getLogger(DefaultLockService.class.getName());
 
 	private final StoreCalls store;
@@ -34,6 +37,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	private final OwnerTokens ownerTokens;
 
 	private final Duration recheckInterval;
+
+	private final Duration driftAllowance;
 
 	private final @Nullable ReleaseNotifications releaseNotifications;
 
@@ -50,6 +55,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		this.storeTimeout = builder.storeTimeout;
 		this.ownerTokens = builder.ownerTokens;
 		this.recheckInterval = builder.recheckInterval;
+		this.driftAllowance = builder.driftAllowance;
 		this.releaseNotifications = builder.releaseNotifications;
 		this.renewer = builder.renewal ? new LeaseRenewer(this.store, this::leaseLost, this::leasesRenewed) : null;
 		if (this.releaseNotifications != null) {
@@ -188,7 +194,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			return new Attempt(null, result.retryAfter());
 		}
 		DefaultLockHandle handle = new DefaultLockHandle(this, keys, ownerToken, result.fencingTokens(), options.ttl(),
-				sentAt);
+				this.driftAllowance, sentAt);
 		this.held.add(handle);
 		if (options.renew() && this.renewer != null) {
 			this.renewer.register(handle);
@@ -225,6 +231,9 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		}
 		if (extended) {
 			handle.leaseStarted(sentAt, ttl);
+			if (this.renewer != null) {
+				this.renewer.rescheduled(handle);
+			}
 		}
 		else {
 			leaseLost(handle);
@@ -241,10 +250,12 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	private void leaseLost(DefaultLockHandle handle) {
 		if (handle.markLost()) {
 			forget(handle);
-			LockLostEvent event = new LockLostEvent(handle.key(), handle.fencingToken(), Instant.now());
-			logger.log(Level.WARNING, "Lost the lease of lock '" + handle.key() + "' (fencing token "
-					+ handle.fencingToken() + ") before its release");
-			this.events.leaseLost(event);
+			Instant detectedAt = Instant.now();
+			handle.fencingTokens().forEach((key, token) -> {
+				logger.log(Level.WARNING,
+						"Lost the lease of lock '" + key + "' (fencing token " + token + ") before its release");
+				this.events.leaseLost(new LockLostEvent(key, token, detectedAt));
+			});
 		}
 	}
 
@@ -280,6 +291,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		private @Nullable ReleaseNotifications releaseNotifications;
 
 		private boolean renewal = true;
+
+		private Duration driftAllowance = DEFAULT_DRIFT_ALLOWANCE;
 
 		private Builder(LockBackend backend) {
 			this.backend = Objects.requireNonNull(backend, "backend must not be null");
@@ -318,6 +331,18 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		/** Whether leases of locks acquired with {@link LockOptions#renew()} are extended while held. */
 		public Builder renewal(boolean renewal) {
 			this.renewal = renewal;
+			return this;
+		}
+
+		/**
+		 * How much earlier than the store this process counts a lease as ended, for the difference between
+		 * its clock and the store's; default 10ms.
+		 */
+		public Builder driftAllowance(Duration driftAllowance) {
+			if (driftAllowance == null || driftAllowance.isNegative()) {
+				throw new IllegalArgumentException("driftAllowance must not be negative, was " + driftAllowance);
+			}
+			this.driftAllowance = driftAllowance;
 			return this;
 		}
 

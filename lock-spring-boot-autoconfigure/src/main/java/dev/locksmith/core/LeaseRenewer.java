@@ -5,6 +5,7 @@ import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -57,8 +58,9 @@ final class LeaseRenewer implements AutoCloseable {
 	 * finds no pending tick, or one it keeps because it is early enough, or one it replaces.
 	 * A tick replaced just as it started (cancel cannot stop a task the scheduler has begun) finds it is no
 	 * longer the pending tick and does nothing, so it never withdraws its replacement.
-	 * Due times move on this thread (renewal, retry) before the closing scan; a lease that is released or
-	 * lost is only removed, which can at most leave a tick that runs early and finds nothing due.
+	 * Due times move on this thread (renewal, retry) before the closing scan, or on a caller's thread that
+	 * extended a lease, which then calls rescheduled(); a lease that is released or lost is only removed,
+	 * which can at most leave a tick that runs early and finds nothing due.
 	 */
 	private final ReentrantLock scheduling = new ReentrantLock();
 
@@ -76,6 +78,13 @@ final class LeaseRenewer implements AutoCloseable {
 	void register(DefaultLockHandle handle) {
 		this.leases.add(handle);
 		schedule(handle.renewalDueNanos(), coalescingWindow(handle));
+	}
+
+	/** The renewal of a registered lease fell due earlier (it was extended by less): a tick comes in time. */
+	void rescheduled(DefaultLockHandle handle) {
+		if (this.leases.contains(handle)) {
+			schedule(handle.renewalDueNanos(), coalescingWindow(handle));
+		}
 	}
 
 	void unregister(DefaultLockHandle handle) {
@@ -174,6 +183,10 @@ final class LeaseRenewer implements AutoCloseable {
 		return handle.ttl().toNanos() / 6;
 	}
 
+	/**
+	 * Renews a batch; each lease counts only its own answers, so a part of the store that fails or stalls
+	 * holds up the leases it keeps and no other.
+	 */
 	private void renew(List<DefaultLockHandle> batch) {
 		List<LeaseExtension> extensions = batch.stream()
 			.flatMap((handle) -> handle.keys()
@@ -181,23 +194,45 @@ final class LeaseRenewer implements AutoCloseable {
 				.map((key) -> new LeaseExtension(key, handle.ownerToken(), handle.ttl())))
 			.toList();
 		long sentAt = System.nanoTime();
+		List<CompletableFuture<Boolean>> answers;
 		try {
-			List<Boolean> extended = this.store.extend(extensions);
-			int next = 0;
-			for (DefaultLockHandle handle : batch) {
-				int keys = handle.keys().size();
-				recordOutcome(handle, !extended.subList(next, next + keys).contains(false), sentAt);
-				next += keys;
-			}
-			this.onRenewed.accept((int) extended.stream().filter(Boolean::booleanValue).count());
+			answers = this.store.extendEach(extensions);
 		}
 		catch (RuntimeException ex) {
 			logger.log(Level.WARNING, "Could not renew " + batch.size() + " leases; retrying while they last", ex);
 			batch.forEach(this::retryOrGiveUp);
+			return;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+			return;
 		}
+		int next = 0;
+		int unanswered = 0;
+		for (DefaultLockHandle handle : batch) {
+			List<CompletableFuture<Boolean>> own = answers.subList(next, next + handle.keys().size());
+			next += own.size();
+			if (own.stream().allMatch(StoreCalls::answered)) {
+				recordOutcome(handle, own.stream().allMatch(CompletableFuture::join), sentAt);
+			}
+			else {
+				unanswered++;
+				retryOrGiveUp(handle);
+			}
+		}
+		if (unanswered > 0) {
+			logger.log(Level.WARNING, "Could not renew " + unanswered + " of " + batch.size()
+					+ " leases; retrying while they last", firstFailure(answers));
+		}
+		this.onRenewed.accept((int) answers.stream().filter((answer) -> StoreCalls.answered(answer) && answer.join()).count());
+	}
+
+	private static @Nullable Throwable firstFailure(List<CompletableFuture<Boolean>> answers) {
+		return answers.stream()
+			.filter(CompletableFuture::isCompletedExceptionally)
+			.map((answer) -> answer.handle((extended, failure) -> failure).join())
+			.findFirst()
+			.orElse(null);
 	}
 
 	private void recordOutcome(DefaultLockHandle handle, boolean extended, long sentAt) {

@@ -32,10 +32,12 @@ public interface LockBackend {
 	CompletableFuture<Integer> release(List<String> keys, String ownerToken);
 
 	/**
-	 * Extends every lease whose owner token still matches, in as few round trips as the store allows.
-	 * @return for each lease, in order, whether it was extended
+	 * Extends every lease whose owner token still matches, in as few round trips as the store allows,
+	 * sent together where they are several.
+	 * @return for each lease, in order, whether it was extended; a part of the store that fails or stalls
+	 * fails or delays only the answers for its own leases
 	 */
-	CompletableFuture<List<Boolean>> extend(List<LeaseExtension> leases);
+	List<CompletableFuture<Boolean>> extend(List<LeaseExtension> leases);
 
 	/**
 	 * Outcome of one acquisition attempt.

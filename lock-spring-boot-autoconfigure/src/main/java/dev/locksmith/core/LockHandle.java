@@ -2,6 +2,7 @@ package dev.locksmith.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * One granted lock; closing it releases the lock.
@@ -14,10 +15,35 @@ public interface LockHandle extends AutoCloseable {
 	String key();
 
 	/**
-	 * Number that strictly increases with every grant of this key, for fencing writes; for several
-	 * keys, the highest of their tokens.
+	 * Number that strictly increases with every grant of this key, for fencing writes.
+	 * @throws IllegalStateException for a lock of several keys: each key has a token of its own, and no
+	 * single number fences them all; use {@link #fencingToken(String)}
 	 */
-	long fencingToken();
+	default long fencingToken() {
+		Map<String, Long> tokens = fencingTokens();
+		if (tokens.size() != 1) {
+			throw new IllegalStateException("Lock of keys " + tokens.keySet()
+					+ " has a fencing token per key; ask for one with fencingToken(key)");
+		}
+		return tokens.values().iterator().next();
+	}
+
+	/**
+	 * The fencing token of {@code key}, one of the keys this lock holds: send it with every write to the
+	 * resource that {@code key} protects.
+	 * @throws IllegalArgumentException when this lock does not hold {@code key}
+	 */
+	default long fencingToken(String key) {
+		Long token = fencingTokens().get(key);
+		if (token == null) {
+			throw new IllegalArgumentException(
+					"Lock of keys " + fencingTokens().keySet() + " does not hold key '" + key + "'");
+		}
+		return token;
+	}
+
+	/** The fencing token of each key this lock holds, in the lock's canonical key order. */
+	Map<String, Long> fencingTokens();
 
 	/** When this process was granted the lock. */
 	Instant acquiredAt();
@@ -29,7 +55,8 @@ public interface LockHandle extends AutoCloseable {
 	boolean isHeld();
 
 	/**
-	 * Extends the lease to {@code ttl} from now, only if this process still owns the lock.
+	 * Extends the lease to {@code ttl} from now, only if this process still owns the lock. A renewed lock
+	 * is next renewed a third of {@code ttl} later, so a shorter lease is renewed in time.
 	 * @return whether the lease was extended
 	 * @throws LockUnavailableException when the backend cannot be reached
 	 */
@@ -46,8 +73,9 @@ public interface LockHandle extends AutoCloseable {
 	LockHandle hold();
 
 	/**
-	 * Ends this hold on the lock; the lock is released when its last hold ends. Idempotent, and never
-	 * deletes a lock that another owner holds.
+	 * Ends this hold on the lock; the lock is released when its last hold ends, also when it was counted
+	 * as lost, in case it is still in the store. Idempotent, and never deletes a lock that another owner
+	 * holds.
 	 */
 	@Override
 	void close();

@@ -1,5 +1,7 @@
 package dev.locksmith.core;
 
+import java.util.Map;
+
 /**
  * The lease ended, or another owner took the lock, while the protected work was still running.
  *
@@ -9,12 +11,26 @@ public class LockLostException extends DistributedLockException {
 
 	private final String key;
 
-	private final long fencingToken;
+	private final Map<String, Long> fencingTokens;
 
 	public LockLostException(String key, long fencingToken) {
-		super("Lock '" + key + "' (fencing token " + fencingToken + ") was lost while its work ran");
+		this(key, Map.of(key, fencingToken));
+	}
+
+	/** The lock of {@code handle} was lost: names its keys and their fencing tokens. */
+	public LockLostException(LockHandle handle) {
+		this(handle.key(), handle.fencingTokens());
+	}
+
+	private LockLostException(String key, Map<String, Long> fencingTokens) {
+		super("Lock '" + key + "' (" + describe(fencingTokens) + ") was lost while its work ran");
 		this.key = key;
-		this.fencingToken = fencingToken;
+		this.fencingTokens = fencingTokens;
+	}
+
+	private static String describe(Map<String, Long> fencingTokens) {
+		return (fencingTokens.size() == 1) ? "fencing token " + fencingTokens.values().iterator().next()
+				: "fencing tokens " + fencingTokens;
 	}
 
 	/** The key of the lost lock. */
@@ -22,9 +38,21 @@ public class LockLostException extends DistributedLockException {
 		return this.key;
 	}
 
-	/** The fencing token of the lost grant. */
+	/**
+	 * The fencing token of the lost grant.
+	 * @throws IllegalStateException for a lock of several keys; see {@link #getFencingTokens()}
+	 */
 	public long getFencingToken() {
-		return this.fencingToken;
+		if (this.fencingTokens.size() != 1) {
+			throw new IllegalStateException("Lock of keys " + this.fencingTokens.keySet()
+					+ " had a fencing token per key; see getFencingTokens()");
+		}
+		return this.fencingTokens.values().iterator().next();
+	}
+
+	/** The fencing token of each key of the lost grant. */
+	public Map<String, Long> getFencingTokens() {
+		return this.fencingTokens;
 	}
 
 }

@@ -55,7 +55,7 @@ public interface LockService {
 				LockContext.Scope scope = LockContext.enter(new HeldLock(this, handle, List.of(key)), null)) {
 			T result = action.call();
 			if (!handle.isHeld()) {
-				throw new LockLostException(key, handle.fencingToken());
+				throw new LockLostException(handle);
 			}
 			return result;
 		}

@@ -34,7 +34,10 @@ final class StoreCalls {
 			return await(call, "acquire of " + LockKeys.describe(keys));
 		}
 		catch (LockUnavailableException | InterruptedException ex) {
-			// Sent however the call ends: a script that failed on the way back may still have run.
+			// Given back at once, which frees the locks of the slots that already answered (and any grant
+			// still in flight on the same connection), and again when the call ends, however it ends: a late
+			// grant is given back too, as is a script that failed on the way back but still ran.
+			releaseInBackground(keys, ownerToken);
 			call.whenComplete((late, failure) -> releaseInBackground(keys, ownerToken));
 			throw ex;
 		}
@@ -54,9 +57,27 @@ final class StoreCalls {
 		});
 	}
 
+	/** Extends every lease or fails as one: for an extension that a caller asked for and waits on. */
 	List<Boolean> extend(List<LeaseExtension> leases) throws InterruptedException {
-		return await(this.backend.extend(leases),
+		List<CompletableFuture<Boolean>> answers = this.backend.extend(leases);
+		return await(CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+			.thenApply((done) -> answers.stream().map(CompletableFuture::join).toList()),
 				"extend of " + LockKeys.describe(leases.stream().map(LeaseExtension::key).toList()));
+	}
+
+	/**
+	 * Extends the leases and waits at most the timeout for their answers, each on its own: where a part
+	 * of the store fails or stalls, only the answers for its own leases are failed or still pending.
+	 */
+	List<CompletableFuture<Boolean>> extendEach(List<LeaseExtension> leases) throws InterruptedException {
+		List<CompletableFuture<Boolean>> answers = this.backend.extend(leases);
+		this.timeLimit.awaitAll(answers);
+		return answers;
+	}
+
+	/** Whether an answer of {@link #extendEach} came, successfully, in time. */
+	static boolean answered(CompletableFuture<Boolean> answer) {
+		return answer.isDone() && !answer.isCompletedExceptionally();
 	}
 
 	private <T> T await(CompletableFuture<T> call, String what) throws InterruptedException {

@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +36,17 @@ final class TimeLimit {
 				throw runtime;
 			}
 			throw new LockUnavailableException("Lock store failed " + what, ex.getCause());
+		}
+	}
+
+	/** Waits until every call is done, at most the timeout; the caller reads which answered. */
+	void awaitAll(List<? extends CompletableFuture<?>> calls) throws InterruptedException {
+		try {
+			CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(this.timeout.toNanos(),
+					TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException | ExecutionException ex) {
+			// Some calls failed or did not answer in time: each caller sees which.
 		}
 	}
 

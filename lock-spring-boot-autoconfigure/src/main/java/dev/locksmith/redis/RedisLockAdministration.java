@@ -107,12 +107,22 @@ public final class RedisLockAdministration implements LockAdministration {
 		for (int i = 0; i < lockKeys.size(); i++) {
 			Object owner = ownersAndTtls.get(2 * i);
 			Object ttl = ownersAndTtls.get(2 * i + 1);
-			if (owner != null && ttl instanceof Long millis && millis > 0) {
-				locks.add(new StoredLock(this.keys.keyOf(lockKeys.get(i)), Duration.ofMillis(millis),
-						instanceOf(owner.toString())));
+			String key = keyOf(lockKeys.get(i));
+			if (key != null && owner != null && ttl instanceof Long millis && millis > 0) {
+				locks.add(new StoredLock(key, Duration.ofMillis(millis), instanceOf(owner.toString())));
 			}
 		}
 		return locks;
+	}
+
+	/** The application's key of a lock key, or {@code null} for a key under the prefix that Locksmith did not write. */
+	private @Nullable String keyOf(String lockKey) {
+		try {
+			return this.keys.keyOf(lockKey);
+		}
+		catch (IllegalArgumentException ex) {
+			return null;
+		}
 	}
 
 	private static String instanceOf(String ownerToken) {

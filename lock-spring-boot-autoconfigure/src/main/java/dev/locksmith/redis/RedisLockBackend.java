@@ -2,6 +2,7 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -46,6 +47,8 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	private final String claimLease;
 
+	private final EvictionPolicyCheck evictionPolicy;
+
 	public RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this(connectionFactory, keys, DEFAULT_CLAIM_LEASE);
 	}
@@ -62,22 +65,30 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 		this.keys = keys;
 		this.slots = new HashSlotPartitioner(this.scripts::isCluster);
 		this.claimLease = millis(claimLease);
+		this.evictionPolicy = new EvictionPolicyCheck(connectionFactory);
 	}
 
 	/**
 	 * Connects and loads the scripts on a short-lived background thread, so that the first lock call
-	 * pays for neither. A failure is only logged: the first call connects and loads them itself.
+	 * pays for neither, then checks that Redis does not evict lock keys: a WARN when its
+	 * {@code maxmemory-policy} is not {@code noeviction}. A failure is only logged: the first call
+	 * connects and loads the scripts itself.
 	 */
 	public CompletableFuture<Void> warmUp() {
-		return CompletableFuture.supplyAsync(() -> this.scripts.warmUp(LockScripts.HOT_PATH), (task) -> {
-			Thread thread = new Thread(task, "locksmith-warm-up");
-			thread.setDaemon(true);
-			thread.start();
-		}).thenCompose(Function.identity()).whenComplete((done, failure) -> {
-			if (failure != null) {
-				logger.info("Could not warm up the Redis lock connection; the first lock call will: " + failure);
-			}
-		});
+		return CompletableFuture.supplyAsync(() -> this.scripts.warmUp(LockScripts.HOT_PATH), RedisLockBackend::onOwnThread)
+			.thenCompose(Function.identity())
+			.whenCompleteAsync((done, failure) -> {
+				if (failure != null) {
+					logger.info("Could not warm up the Redis lock connection; the first lock call will: " + failure);
+				}
+				this.evictionPolicy.check();
+			}, RedisLockBackend::onOwnThread);
+	}
+
+	private static void onOwnThread(Runnable task) {
+		Thread thread = new Thread(task, "locksmith-warm-up");
+		thread.setDaemon(true);
+		thread.start();
 	}
 
 	@Override
@@ -99,21 +110,19 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 		return released;
 	}
 
+	/** Sends one script per hash slot, all at once; each lease's answer comes from its own slot's script. */
 	@Override
-	public CompletableFuture<List<Boolean>> extend(List<LeaseExtension> leases) {
-		List<List<Integer>> groups = this.slots
-			.partition(leases.stream().map((lease) -> this.keys.lockKey(lease.key())).toList());
-		Boolean[] extended = new Boolean[leases.size()];
-		CompletableFuture<?>[] calls = new CompletableFuture<?>[groups.size()];
-		for (int g = 0; g < groups.size(); g++) {
-			List<Integer> group = groups.get(g);
-			calls[g] = extendInOneSlot(group.stream().map(leases::get).toList()).thenAccept((results) -> {
-				for (int i = 0; i < group.size(); i++) {
-					extended[group.get(i)] = results.get(i);
-				}
-			});
+	public List<CompletableFuture<Boolean>> extend(List<LeaseExtension> leases) {
+		List<CompletableFuture<Boolean>> extended = new ArrayList<>(Collections.nCopies(leases.size(), null));
+		for (List<Integer> group : this.slots
+			.partition(leases.stream().map((lease) -> this.keys.lockKey(lease.key())).toList())) {
+			CompletableFuture<List<Boolean>> call = extendInOneSlot(group.stream().map(leases::get).toList());
+			for (int i = 0; i < group.size(); i++) {
+				int inGroup = i;
+				extended.set(group.get(i), call.thenApply((results) -> results.get(inGroup)));
+			}
 		}
-		return CompletableFuture.allOf(calls).thenApply((done) -> List.of(extended));
+		return extended;
 	}
 
 	@Override

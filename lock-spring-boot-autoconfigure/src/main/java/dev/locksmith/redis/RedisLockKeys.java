@@ -1,8 +1,11 @@
 package dev.locksmith.redis;
 
 /**
- * Names the Redis keys and channel of a lock. The application's key is wrapped in a hash tag, so a
- * lock and its fencing counter always share one cluster hash slot.
+ * Names the Redis keys and channel of a lock: {@code <prefix>[<kind>:]{<key>}}. The application's
+ * key is the whole hash tag, so a lock, its fencing counter and its queue always share one cluster
+ * hash slot. Inside the tag, {@code %}, <code>{</code> and <code>}</code> are written as {@code %25},
+ * {@code %7B} and {@code %7D}: no key can end the tag early or empty it, and two different keys
+ * never give the same Redis key.
  *
  * @since 0.1.0
  */
@@ -19,49 +22,96 @@ public final class RedisLockKeys {
 
 	/** The Redis key that holds the owner token of {@code key}. */
 	public String lockKey(String key) {
-		return this.prefix + "{" + key + "}";
+		return name("", key);
 	}
 
 	/** The Redis key that counts the fencing tokens of {@code key}. */
 	public String fenceKey(String key) {
-		return this.prefix + "fence:{" + key + "}";
+		return name("fence:", key);
 	}
 
 	/** The application's key of a Redis lock key, the reverse of {@link #lockKey(String)}. */
 	public String keyOf(String lockKey) {
-		if (!lockKey.startsWith(this.prefix + "{") || !lockKey.endsWith("}")) {
-			throw new IllegalArgumentException("'" + lockKey + "' is not a lock key under prefix '" + this.prefix + "'");
-		}
-		return lockKey.substring(this.prefix.length() + 1, lockKey.length() - 1);
+		return keyOf(lockKey, "", "lock key");
 	}
 
-	/** The pattern that matches every lock key, and no fencing counter. */
+	/** The {@code SCAN} pattern that matches every lock key, and no fencing counter, queue or channel. */
 	public String lockKeyPattern() {
-		return this.prefix + "{*";
+		return this.prefix.replaceAll("([*?\\[\\]\\\\])", "\\\\$1") + "{*";
 	}
 
 	/** The Redis list of the owner tokens waiting for {@code key}, first come first. */
 	public String queueKey(String key) {
-		return this.prefix + "queue:{" + key + "}";
+		return name("queue:", key);
 	}
 
 	/** The Redis hash of the deadline of each waiter for {@code key}. */
 	public String deadlinesKey(String key) {
-		return this.prefix + "deadlines:{" + key + "}";
+		return name("deadlines:", key);
 	}
 
 	/** The pub/sub channel on which a release of {@code key} hands it to a waiter. */
 	public String releaseChannel(String key) {
-		return this.prefix + "released:{" + key + "}";
+		return name("released:", key);
 	}
 
 	/** The application's key of a release channel, the reverse of {@link #releaseChannel(String)}. */
 	public String keyOfChannel(String channel) {
-		String start = this.prefix + "released:{";
-		if (!channel.startsWith(start) || !channel.endsWith("}")) {
-			throw new IllegalArgumentException("'" + channel + "' is not a release channel under prefix '" + this.prefix + "'");
+		return keyOf(channel, "released:", "release channel");
+	}
+
+	private String name(String kind, String key) {
+		return this.prefix + kind + "{" + encode(key) + "}";
+	}
+
+	private String keyOf(String name, String kind, String what) {
+		String start = this.prefix + kind + "{";
+		if (!name.startsWith(start) || !name.endsWith("}") || name.length() < start.length() + 2) {
+			throw new IllegalArgumentException("'" + name + "' is not a " + what + " under prefix '" + this.prefix + "'");
 		}
-		return channel.substring(start.length(), channel.length() - 1);
+		return decode(name.substring(start.length(), name.length() - 1), name, what);
+	}
+
+	private static String encode(String key) {
+		StringBuilder encoded = new StringBuilder(key.length() + 8);
+		for (int i = 0; i < key.length(); i++) {
+			char c = key.charAt(i);
+			switch (c) {
+				case '%' -> encoded.append("%25");
+				case '{' -> encoded.append("%7B");
+				case '}' -> encoded.append("%7D");
+				default -> encoded.append(c);
+			}
+		}
+		return encoded.toString();
+	}
+
+	private String decode(String encoded, String name, String what) {
+		StringBuilder key = new StringBuilder(encoded.length());
+		for (int i = 0; i < encoded.length(); i++) {
+			char c = encoded.charAt(i);
+			if (c == '{' || c == '}') {
+				throw notEncoded(name, what);
+			}
+			if (c != '%') {
+				key.append(c);
+				continue;
+			}
+			String escape = (i + 3 <= encoded.length()) ? encoded.substring(i, i + 3) : "";
+			switch (escape) {
+				case "%25" -> key.append('%');
+				case "%7B" -> key.append('{');
+				case "%7D" -> key.append('}');
+				default -> throw notEncoded(name, what);
+			}
+			i += 2;
+		}
+		return key.toString();
+	}
+
+	private IllegalArgumentException notEncoded(String name, String what) {
+		return new IllegalArgumentException(
+				"'" + name + "' is not a " + what + " under prefix '" + this.prefix + "': bad escape in its key");
 	}
 
 }

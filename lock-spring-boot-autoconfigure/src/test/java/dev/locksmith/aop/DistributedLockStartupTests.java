@@ -47,6 +47,8 @@ class DistributedLockStartupTests {
 				Arguments.of(NegativeWait.class,
 						"@DistributedLock on NegativeWait.run(): waitTime must not be negative, was '-1s'"),
 				Arguments.of(UnresolvedPlaceholder.class, "@DistributedLock on UnresolvedPlaceholder.run(): ttl '${nowhere}'"),
+				Arguments.of(NameWithColon.class,
+						"@DistributedLock on NameWithColon.run(String): name must not contain ':', was 'billing:invoice'"),
 				Arguments.of(SkipReturningPrimitive.class,
 						"@DistributedLock on SkipReturningPrimitive.count(): onBusy = SKIP cannot return a int"));
 	}
@@ -118,6 +120,14 @@ class DistributedLockStartupTests {
 
 		@DistributedLock(ttl = "${nowhere}")
 		public void run() {
+		}
+
+	}
+
+	static class NameWithColon {
+
+		@DistributedLock(name = "billing:invoice", key = "#id")
+		public void run(String id) {
 		}
 
 	}

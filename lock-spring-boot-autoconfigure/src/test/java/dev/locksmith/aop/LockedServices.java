@@ -74,6 +74,11 @@ final class LockedServices {
 	record Order(String number, Customer customer) {
 	}
 
+	/** An entity without a value-based toString(): a key of its own per instance. */
+	static class Cart {
+
+	}
+
 	/** Supplies a key part, for bean references in key expressions. */
 	static class Tenant {
 
@@ -200,6 +205,11 @@ final class LockedServices {
 		@DistributedLock(name = "nullable", key = "#id")
 		public void nullableKey(String id) {
 			this.calls.add("nullableKey");
+		}
+
+		@DistributedLock(name = "cart", key = "#cart")
+		public void checkout(Cart cart) {
+			this.calls.add("checkout");
 		}
 
 	}

@@ -28,6 +28,7 @@ import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /** The renewal watchdog under load: batched calls, and nothing left behind. */
@@ -56,7 +57,8 @@ class LeaseRenewalTests {
 		await().atMost(Duration.ofMinutes(1))
 			.ignoreExceptions()
 			.until(() -> this.backend.extend(List.of(new LeaseExtension("warm-up", "nobody", Duration.ofSeconds(1))))
-				.get(5, TimeUnit.SECONDS), (extended) -> extended.equals(List.of(false)));
+				.get(0)
+				.get(5, TimeUnit.SECONDS), (extended) -> !extended);
 	}
 
 	@AfterEach
@@ -126,15 +128,7 @@ class LeaseRenewalTests {
 
 	@Test
 	void renewalRetriesWhileRedisIsSilentAndDeclaresTheLeaseLostWhenItRunsOut() throws Exception {
-		List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
-		this.locks.addListener(new LockEventListener() {
-
-			@Override
-			public void leaseLost(LockLostEvent event) {
-				lost.add(event);
-			}
-
-		});
+		List<LockLostEvent> lost = LostLeaseRecorder.listeningTo(this.locks).events();
 		LockHandle shortOutage = tryAcquire("short-outage", LockOptions.ofTtl(Duration.ofSeconds(3)));
 		LockHandle longOutage = tryAcquire("long-outage", LockOptions.ofTtl(Duration.ofMillis(900)));
 		this.redis.pause();
@@ -151,6 +145,21 @@ class LeaseRenewalTests {
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(this.locks.heldLocks()).singleElement()
 				.satisfies((lock) -> assertThat(lock.renewals()).isPositive()));
+	}
+
+	@Test
+	void aLostLockOfSeveralKeysIsReportedForEachKeyWithItsOwnToken() throws Exception {
+		List<LockLostEvent> lost = LostLeaseRecorder.listeningTo(this.locks).events();
+		LockHandle both = this.locks.tryAcquireAll(List.of("a", "b"), LockOptions.ofTtl(Duration.ofMillis(1500)))
+			.orElseThrow();
+		this.redis.command("DEL", "lock:{a}");
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> lost.size() == 2);
+		assertThat(lost).extracting(LockLostEvent::key, LockLostEvent::fencingToken)
+			.containsExactlyInAnyOrder(tuple("a", both.fencingToken("a")), tuple("b", both.fencingToken("b")));
+		assertThat(new LockLostException(both)).hasMessageContaining("fencing tokens " + both.fencingTokens())
+			.extracting(LockLostException::getFencingTokens)
+			.isEqualTo(both.fencingTokens());
 	}
 
 	@Test

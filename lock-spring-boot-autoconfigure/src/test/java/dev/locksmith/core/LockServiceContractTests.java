@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -120,6 +122,40 @@ public abstract class LockServiceContractTests {
 				previous = handle.fencingToken();
 			}
 		}
+	}
+
+	@Test
+	void aLockOfSeveralKeysHasAFencingTokenPerKeyAndRefusesASingleOne() throws Exception {
+		LockHandle both = this.locks.tryAcquireAll(List.of("account:b", "account:a"), LockOptions.ofTtl(LONG))
+			.orElseThrow();
+
+		assertThat(both.fencingTokens()).containsOnlyKeys("account:a", "account:b");
+		assertThat(both.fencingToken("account:a")).isEqualTo(both.fencingTokens().get("account:a"));
+		assertThat(this.locks.heldLocks()).allSatisfy(
+				(lock) -> assertThat(lock.fencingToken()).isEqualTo(both.fencingToken(lock.key())));
+		assertThatIllegalStateException().isThrownBy(both::fencingToken)
+			.withMessageContaining("[account:a, account:b]")
+			.withMessageContaining("fencingToken(key)");
+		assertThatIllegalArgumentException().isThrownBy(() -> both.fencingToken("account:c"))
+			.withMessageContaining("'account:c'");
+		both.close();
+		try (LockHandle a = newService().tryAcquire("account:a", LockOptions.ofTtl(LONG)).orElseThrow()) {
+			assertThat(a.fencingToken()).isEqualTo(a.fencingToken("account:a"))
+				.isGreaterThan(both.fencingToken("account:a"));
+		}
+	}
+
+	@Test
+	void extendingByLessThanTheTtlBringsTheNextRenewalForward() throws Exception {
+		DefaultLockService other = newService();
+		LockHandle handle = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
+
+		assertThat(handle.extend(Duration.ofMillis(900))).isTrue();
+
+		await().during(Duration.ofSeconds(3))
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> other.tryAcquire("job", LockOptions.ofTtl(LONG)).isEmpty());
+		assertThat(handle.isHeld()).isTrue();
 	}
 
 	@Test

@@ -19,9 +19,12 @@ import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockInfo;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.testing.RedisCluster;
+import dev.locksmith.testing.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /** The lock contract on a real three-node Redis Cluster, where keys of one operation span hash slots. */
@@ -107,6 +110,46 @@ class RedisClusterLockServiceTests extends RedisLockServiceContractTests {
 		});
 		a.close();
 		assertThat(both.get(30, TimeUnit.SECONDS)).as("the waiter got both once they were free").isPresent();
+	}
+
+	@Test
+	void theEvictionPolicyOfEveryMasterIsChecked() {
+		RedisServer evicting = cluster.nodes().get(1);
+		evicting.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
+		try {
+			assertThat(new EvictionPolicyCheck(connectForTest()).check()).hasSize(3)
+				.containsEntry("Redis node 127.0.0.1:" + evicting.port(), "allkeys-lru")
+				.containsValues("noeviction");
+		}
+		finally {
+			evicting.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
+		}
+	}
+
+	@Test
+	void aKeyThatStartsWithAClosingBraceIsLockedAndListedLikeAnyOther() throws Exception {
+		LockHandle handle = this.locks.tryAcquireAll(List.of("a", "}x"), LockOptions.ofTtl(LONG)).orElseThrow();
+
+		assertThat(newService().tryAcquire("}x", LockOptions.ofTtl(LONG))).isEmpty();
+		RedisLockAdministration administration = new RedisLockAdministration(connectForTest(), KEYS);
+		assertThat(administration.storedLocks(100)).extracting(LockAdministration.StoredLock::key)
+			.containsExactlyInAnyOrder("a", "}x");
+		handle.close();
+		assertThat(newService().tryAcquire("}x", LockOptions.ofTtl(LONG))).isPresent();
+	}
+
+	@Test
+	void aFailingLockInALaterSlotGivesBackTheLocksAlreadyTaken() throws Exception {
+		StringRedisTemplate redis = new StringRedisTemplate(connectForTest());
+		assertThat(ClusterSlotHashUtil.calculateSlot(KEYS.lockKey("a")))
+			.isNotEqualTo(ClusterSlotHashUtil.calculateSlot(KEYS.lockKey("b")));
+		redis.opsForHash().put(KEYS.fenceKey("b"), "not", "a counter");
+
+		assertThatExceptionOfType(LockUnavailableException.class)
+			.isThrownBy(() -> this.locks.tryAcquireAll(List.of("a", "b"), LockOptions.ofTtl(LONG)));
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(List.of("a", "b")).as("no lock left behind")
+				.noneMatch((key) -> Boolean.TRUE.equals(redis.hasKey(KEYS.lockKey(key)))));
 	}
 
 	@Test

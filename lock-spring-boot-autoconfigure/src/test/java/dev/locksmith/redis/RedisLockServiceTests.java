@@ -20,9 +20,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockLostEvent;
+import dev.locksmith.core.LostLeaseRecorder;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.testing.CommandMonitor;
@@ -217,6 +220,42 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 		}
 		finally {
 			redis.resume();
+		}
+	}
+
+	@Test
+	void aLeaseLostWhileRedisWasFrozenIsReleasedWhenClosed() throws Exception {
+		// A drift allowance of most of the lease makes this process give the lease up long before Redis does.
+		DefaultLockService impatient = newService(newServiceBuilder().driftAllowance(Duration.ofMillis(9500)));
+		List<LockLostEvent> lost = LostLeaseRecorder.listeningTo(impatient).events();
+		LockHandle handle = await().ignoreException(LockUnavailableException.class)
+			.until(() -> impatient.tryAcquire("job", LockOptions.ofTtl(Duration.ofSeconds(10))), Optional::isPresent)
+			.orElseThrow();
+		redis.pause();
+		try {
+			await().atMost(Duration.ofSeconds(10)).until(() -> !lost.isEmpty());
+		}
+		finally {
+			redis.resume();
+		}
+		assertThat(redis.command("EXISTS", KEYS.lockKey("job"))).as("still in Redis after the local give-up")
+			.isEqualTo("1");
+
+		handle.close();
+
+		assertThat(redis.command("EXISTS", KEYS.lockKey("job"))).isEqualTo("0");
+	}
+
+	@Test
+	void isHeldIsNeverTrueOnceRedisLetTheLeaseExpire() throws Exception {
+		StringRedisTemplate template = new StringRedisTemplate(connectForTest());
+		for (int round = 0; round < 100; round++) {
+			LockOptions shortLease = LockOptions.ofTtl(Duration.ofNanos(20_500_000)).withRenew(false);
+			LockHandle handle = this.locks.tryAcquire("short", shortLease).orElseThrow();
+			while (Boolean.TRUE.equals(template.hasKey(KEYS.lockKey("short")))) {
+				Thread.onSpinWait();
+			}
+			assertThat(handle.isHeld()).as("held after Redis expired the lock, round %d", round).isFalse();
 		}
 	}
 

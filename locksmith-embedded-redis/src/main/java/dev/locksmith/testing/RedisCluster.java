@@ -27,8 +27,10 @@ public final class RedisCluster implements AutoCloseable {
 		RedisCluster cluster = new RedisCluster();
 		try {
 			for (int i = 0; i < NODES; i++) {
+				// Nodes keep serving their own slots while another is down, as tests of one failed node need.
 				cluster.nodes.add(RedisServer.startOn(clusterPort(), "--cluster-enabled", "yes",
-						"--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000"));
+						"--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000",
+						"--cluster-require-full-coverage", "no"));
 			}
 			cluster.assignSlots();
 			cluster.meet();
@@ -56,13 +58,23 @@ public final class RedisCluster implements AutoCloseable {
 		return this.nodes;
 	}
 
+	/** The node that serves the hash slot of {@code key}, for pausing or killing that one node. */
+	public RedisServer nodeServing(String key) {
+		int slot = Integer.parseInt(this.nodes.get(0).command("CLUSTER", "KEYSLOT", key));
+		return this.nodes.get(slot / slotsPerNode());
+	}
+
 	@Override
 	public void close() {
 		this.nodes.forEach(RedisServer::close);
 	}
 
+	private static int slotsPerNode() {
+		return (SLOTS + NODES - 1) / NODES;
+	}
+
 	private void assignSlots() {
-		int perNode = (SLOTS + NODES - 1) / NODES;
+		int perNode = slotsPerNode();
 		for (int i = 0; i < NODES; i++) {
 			List<String> command = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
 			IntStream.range(i * perNode, Math.min(SLOTS, (i + 1) * perNode)).mapToObj(Integer::toString)

@@ -84,14 +84,30 @@ class WalletHttpTests {
 			String to = (c % 2 == 0) ? "erin" : "dave";
 			clients.add(CompletableFuture.runAsync(() -> {
 				for (int i = 0; i < 20; i++) {
-					http().post().uri("/accounts/transfer?from={from}&to={to}&cents=3", from, to).retrieve()
-						.toBodilessEntity();
+					assertThat(http().post().uri("/accounts/transfer?from={from}&to={to}&cents=3", from, to)
+						.retrieve().toBodilessEntity().getStatusCode().value()).isEqualTo(200);
 				}
 			}));
 		}
 		CompletableFuture.allOf(clients.toArray(CompletableFuture[]::new)).get(2, TimeUnit.MINUTES);
 
 		assertThat(balance("dave") + balance("erin")).isEqualTo(total);
+	}
+
+	@Test
+	void aTransferFencesEachAccountWithTheTokenOfItsOwnLock() {
+		// Dave's counter runs far ahead of Erin's, as after a clock step on the node that keeps it.
+		long farAhead = System.currentTimeMillis() * 1000 + 1_000_000_000_000L;
+		redis.command("SET", "lock:fence:{account:dave}", Long.toString(farAhead));
+
+		assertThat(http().post().uri("/accounts/transfer?from=dave&to=erin&cents=1").retrieve().toBodilessEntity()
+			.getStatusCode().value()).isEqualTo(200);
+
+		assertThat(fence("dave")).isEqualTo(farAhead + 1);
+		assertThat(fence("erin")).isEqualTo(Long.parseLong(redis.command("GET", "lock:fence:{account:erin}")))
+			.isLessThan(farAhead);
+		assertThat(http().post().uri("/accounts/erin/deposit?cents=1").retrieve().toBodilessEntity().getStatusCode()
+			.value()).as("a later holder of erin's lock alone may still write").isEqualTo(200);
 	}
 
 	@Test
@@ -174,6 +190,11 @@ class WalletHttpTests {
 
 	private long balance(String account) {
 		return ((Number) http().get().uri("/accounts/{id}", account).retrieve().body(Map.class).get("balance"))
+			.longValue();
+	}
+
+	private long fence(String account) {
+		return ((Number) http().get().uri("/accounts/{id}", account).retrieve().body(Map.class).get("fence"))
 			.longValue();
 	}
 

@@ -19,7 +19,8 @@ import dev.locksmith.sample.wallet.WalletException.Reason;
 /**
  * Moves money between accounts. Each change reads the balance, computes, and writes it back: a
  * read-modify-write that only the per-account lock keeps exact across instances. Every write
- * carries the lock's fencing token, so a holder whose lease ran out can never overwrite a newer one.
+ * carries the fencing token of that account's lock, so a holder whose lease ran out can never
+ * overwrite a newer one.
  */
 @Service
 public class WalletService {
@@ -83,8 +84,9 @@ public class WalletService {
 				this.statementExecutor);
 	}
 
+	/** Writes with the fencing token of this account's own lock: a transfer holds one token per account. */
 	private void write(String accountId, long balance) {
-		long token = LockContext.current().orElseThrow().fencingToken();
+		long token = LockContext.current().orElseThrow().fencingToken("account:" + accountId);
 		int updated = this.jdbc.sql("UPDATE account SET balance = ?, fence = ? WHERE id = ? AND fence <= ?")
 			.params(balance, token, accountId, token)
 			.update();

@@ -1,0 +1,48 @@
+package dev.locksmith.core;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The local view of a lease errs short of the store's, and the latest request sets it. */
+class LeaseTests {
+
+	private static final long SENT_AT = 1_000_000_000L;
+
+	@Test
+	void aLeaseLastsTheWholeMillisecondsTheStoreIsAskedForLessTheDriftAllowance() {
+		assertThat(Lease.of(SENT_AT, Duration.ofNanos(1_500_000), Duration.ZERO).deadlineNanos())
+			.as("1.5ms is sent as PX 1").isEqualTo(SENT_AT + 1_000_000);
+		assertThat(Lease.of(SENT_AT, Duration.ofSeconds(30), Duration.ofMillis(10)).deadlineNanos())
+			.isEqualTo(SENT_AT + Duration.ofMillis(29_990).toNanos());
+		assertThat(Lease.of(SENT_AT, Duration.ofSeconds(30), Duration.ofMillis(10)).renewalDueNanos())
+			.isEqualTo(SENT_AT + Duration.ofSeconds(10).toNanos());
+	}
+
+	@Test
+	void aRenewalSentBeforeAShorterExtensionDoesNotOverwriteItWhenItsAnswerComesLater() {
+		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
+				Duration.ofSeconds(30), Duration.ofMillis(10), SENT_AT);
+		long renewalSentAt = SENT_AT + 100;
+		long extensionSentAt = SENT_AT + 200;
+
+		handle.leaseStarted(extensionSentAt, Duration.ofSeconds(1));
+		handle.renewed(renewalSentAt);
+
+		assertThat(handle.leaseDeadlineNanos()).isEqualTo(extensionSentAt + Duration.ofMillis(990).toNanos());
+		assertThat(handle.renewalDueNanos()).isEqualTo(extensionSentAt + Duration.ofSeconds(1).toNanos() / 3);
+	}
+
+	@Test
+	void aHandleIsNotHeldOnceItsLocalLeaseRanOut() {
+		long sentLongAgo = System.nanoTime() - Duration.ofMillis(995).toNanos();
+		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
+				Duration.ofSeconds(1), Duration.ofMillis(10), sentLongAgo);
+
+		assertThat(handle.isHeld()).as("995ms into a 1s lease, within the 10ms drift allowance").isFalse();
+	}
+
+}

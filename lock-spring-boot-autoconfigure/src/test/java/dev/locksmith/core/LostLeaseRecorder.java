@@ -1,0 +1,28 @@
+package dev.locksmith.core;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** Records the lost leases a service reports, for tests that wait for them. */
+public final class LostLeaseRecorder implements LockEventListener {
+
+	private final List<LockLostEvent> events = new CopyOnWriteArrayList<>();
+
+	/** A recorder listening to {@code service}. */
+	public static LostLeaseRecorder listeningTo(DefaultLockService service) {
+		LostLeaseRecorder recorder = new LostLeaseRecorder();
+		service.addListener(recorder);
+		return recorder;
+	}
+
+	@Override
+	public void leaseLost(LockLostEvent event) {
+		this.events.add(event);
+	}
+
+	/** The lost leases reported so far, in order. */
+	public List<LockLostEvent> events() {
+		return this.events;
+	}
+
+}
