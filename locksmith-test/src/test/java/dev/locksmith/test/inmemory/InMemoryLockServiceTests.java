@@ -30,6 +30,19 @@ class InMemoryLockServiceTests extends LockServiceContractTests {
 	}
 
 	@Test
+	void aReleaseWakesTheWaiterItHandsTheLockTo() throws Exception {
+		LockHandle held = this.locks.tryAcquire("job", LockOptions.ofTtl(Duration.ofMinutes(5))).orElseThrow();
+		DefaultLockService patient = newService(newServiceBuilder().recheckInterval(Duration.ofMinutes(10)));
+		CompletableFuture<Optional<LockHandle>> next = waitInBackground(patient, "job");
+		await().until(() -> queued("job") == 1);
+
+		held.close();
+
+		assertThat(next.get(20, TimeUnit.SECONDS)).as("woken by the hand-over, not by a re-check minutes away")
+			.isPresent();
+	}
+
+	@Test
 	void aWaiterThatGivesUpLeavesTheQueueAndTheNextOneIsHandedTheLock() throws Exception {
 		LockHandle held = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
 		assertThat(newService().tryAcquire("job", LockOptions.ofTtl(LONG).withWaitTime(Duration.ofMillis(200))))
