@@ -130,11 +130,11 @@ final class InMemoryLockStore {
 			if (ownerToken.equals(holder)) {
 				this.leases.remove(key);
 				if (handOn(key, now, handedOver) && queueForNanos > 0) {
-					this.queues.get(key).join(ownerToken, now + queueForNanos, true);
+					queueOf(key).join(ownerToken, now + queueForNanos, true);
 				}
 			}
 			else if (queueForNanos > 0 && (holder != null || hasWaiters(key, now))) {
-				WaitQueue queue = this.queues.computeIfAbsent(key, (k) -> new WaitQueue());
+				WaitQueue queue = queueOf(key);
 				if (!queue.contains(ownerToken)) {
 					queue.join(ownerToken, now + queueForNanos, false);
 				}
@@ -155,6 +155,10 @@ final class InMemoryLockStore {
 		this.leases.put(key, new Lease(next, now + this.claimLease.toNanos()));
 		handedOver.add(new HandOver(key, next));
 		return true;
+	}
+
+	private WaitQueue queueOf(String key) {
+		return this.queues.computeIfAbsent(key, (k) -> new WaitQueue());
 	}
 
 	private void leaveQueue(String key, String ownerToken) {

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockServiceContractTests;
@@ -78,6 +79,26 @@ class InMemoryLockServiceTests extends LockServiceContractTests {
 	}
 
 	@Test
+	void aWaiterForSeveralKeysPassesOnAKeyHandedToItWhileAnotherIsBusyAndKeepsItsPlace() throws Exception {
+		InMemoryLockBackend backend = new InMemoryLockBackend();
+		assertThat(attempt(backend, List.of("a"), "first:holder", Duration.ZERO).acquired()).isTrue();
+		assertThat(attempt(backend, List.of("b"), "busy:holder", Duration.ZERO).acquired()).isTrue();
+		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).acquired()).isFalse();
+		assertThat(attempt(backend, List.of("a"), "next:waiter", LONG).acquired()).isFalse();
+		assertThat(attempt(backend, List.of("a"), "later:waiter", LONG).acquired()).isFalse();
+
+		backend.release(List.of("a"), "first:holder").get();
+		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).busyKey()).isEqualTo("b");
+
+		assertThat(attempt(backend, List.of("a"), "next:waiter", LONG).acquired()).as("'a' was passed on").isTrue();
+		backend.release(List.of("a"), "next:waiter").get();
+		backend.release(List.of("b"), "busy:holder").get();
+		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).acquired())
+			.as("the waiter kept its place at the head of the queue of 'a', ahead of the later waiter")
+			.isTrue();
+	}
+
+	@Test
 	void theAdministrationListsTheLocksWithTheirHolderAndForceReleasesThem() throws Exception {
 		DefaultLockService wallet = newService(newServiceBuilder().instanceId("wallet-1"));
 		LockHandle evicted = wallet.tryAcquire("account:42", LockOptions.ofTtl(LONG)).orElseThrow();
@@ -92,6 +113,11 @@ class InMemoryLockServiceTests extends LockServiceContractTests {
 
 		LockHandle next = newService().tryAcquire("account:42", LockOptions.ofTtl(LONG)).orElseThrow();
 		assertThat(next.fencingToken()).as("the evicted holder's token stays the lower").isGreaterThan(evicted.fencingToken());
+	}
+
+	private static AcquireResult attempt(InMemoryLockBackend backend, List<String> keys, String ownerToken,
+			Duration queueFor) throws Exception {
+		return backend.tryAcquire(keys, ownerToken, LONG, queueFor).get();
 	}
 
 	private CompletableFuture<Optional<LockHandle>> waitInBackground(DefaultLockService engine, String key) {
