@@ -22,9 +22,11 @@ import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.redis.RedisLockBackend;
+import dev.locksmith.test.LockAssertions;
 import dev.locksmith.test.inmemory.InMemoryLockBackend;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /** How {@code locksmith.store=in-memory} sets Locksmith up without Redis, and when it stays out of the way. */
 class InMemoryLockStoreAutoConfigurationTests {
@@ -99,17 +101,32 @@ class InMemoryLockStoreAutoConfigurationTests {
 
 	@Test
 	void annotatedMethodsLockOnTheInMemoryStore() {
-		this.runner
+		withLockedReport().run((context) -> {
+			LockService locks = context.getBean(LockService.class);
+			boolean freeInside = context.getBean(LockedReport.class)
+				.run(() -> locks.tryAcquire("report", LockOptions.defaults()).isPresent());
+			assertThat(freeInside).as("another owner is refused while the method runs").isFalse();
+			assertThat(locks.tryAcquire("report", LockOptions.defaults())).as("released afterwards").isPresent();
+		});
+	}
+
+	@Test
+	void aFailedLockAssertionNamesTheAnnotatedMethodThatHoldsTheLock() {
+		withLockedReport().run((context) -> {
+			LockService locks = context.getBean(LockService.class);
+			Throwable failure = context.getBean(LockedReport.class)
+				.run(() -> catchThrowable(() -> LockAssertions.assertThat(locks).doesNotHold("report")));
+			assertThat(failure).hasMessageContaining("lock 'report'")
+				.hasMessageContaining("held by LockedReport.run(");
+		});
+	}
+
+	/** The in-memory store, the {@code @DistributedLock} aspect and a bean with an annotated method. */
+	private ApplicationContextRunner withLockedReport() {
+		return this.runner
 			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LocksmithAopAutoConfiguration.class))
 			.withPropertyValues("locksmith.store=in-memory")
-			.withBean(LockedReport.class)
-			.run((context) -> {
-				LockService locks = context.getBean(LockService.class);
-				boolean freeInside = context.getBean(LockedReport.class)
-					.run(() -> locks.tryAcquire("report", LockOptions.defaults()).isPresent());
-				assertThat(freeInside).as("another owner is refused while the method runs").isFalse();
-				assertThat(locks.tryAcquire("report", LockOptions.defaults())).as("released afterwards").isPresent();
-			});
+			.withBean(LockedReport.class);
 	}
 
 	@Configuration(proxyBeanMethods = false)
