@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.core.DefaultLockService;
@@ -28,50 +29,20 @@ import dev.locksmith.redis.RedisLockKeys;
 import dev.locksmith.redis.RedisReleaseNotifications;
 
 /**
- * Auto-configures a {@link LockService} on the application's {@link RedisConnectionFactory}.
+ * Auto-configures a {@link LockService} on the store that {@code locksmith.store} selects: the
+ * application's {@link RedisConnectionFactory} by default. Other modules provide other stores'
+ * {@link LockBackend} in a configuration marked {@link ConditionalOnLockStore} that runs before this one.
  *
  * @since 0.1.0
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
-@ConditionalOnClass(RedisConnectionFactory.class)
-@ConditionalOnBean(RedisConnectionFactory.class)
 @ConditionalOnBooleanProperty(name = "locksmith.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LocksmithProperties.class)
 public final class LocksmithAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean
-	RedisLockKeys redisLockKeys(LocksmithProperties properties) {
-		return new RedisLockKeys(properties.getKeyPrefix());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean(LockBackend.class)
-	RedisLockBackend lockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys,
-			LocksmithProperties properties) {
-		RedisLockBackend backend = new RedisLockBackend(connectionFactory, keys, claimLease(properties.getWait()));
-		backend.warmUp();
-		return backend;
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	LockAdministration lockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys,
-			LocksmithProperties properties) {
-		return new TimeBoundedLockAdministration(
-				new RedisLockAdministration(connectionFactory, keys, claimLease(properties.getWait())),
-				properties.getRedisTimeout());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	@ConditionalOnProperty(name = "locksmith.wait.strategy", havingValue = "pubsub", matchIfMissing = true)
-	RedisReleaseNotifications redisReleaseNotifications(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
-		return new RedisReleaseNotifications(connectionFactory, keys);
-	}
-
-	@Bean
 	@ConditionalOnMissingBean(LockService.class)
+	@ConditionalOnBean(LockBackend.class)
 	DefaultLockService lockService(LockBackend backend, ObjectProvider<ReleaseNotifications> releaseNotifications,
 			LocksmithProperties properties, ApplicationEventPublisher eventPublisher,
 			ObjectProvider<LockEventListener> listeners) {
@@ -97,11 +68,57 @@ public final class LocksmithAutoConfiguration {
 		return lockService;
 	}
 
-	/** With polling, a waiter handed a lock learns of it only when it re-checks: it gets two re-checks' time. */
-	private static Duration claimLease(LocksmithProperties.Wait wait) {
-		Duration twoRechecks = wait.getRecheckInterval().multipliedBy(2);
-		boolean polling = wait.getStrategy() == LocksmithProperties.WaitStrategy.POLL;
-		return (polling && wait.getClaimLease().compareTo(twoRechecks) < 0) ? twoRechecks : wait.getClaimLease();
+	@Bean
+	@ConditionalOnProperty(OnLockStoreCondition.PROPERTY)
+	LockStoreValidator lockStoreValidator(LocksmithProperties properties, ObjectProvider<LockService> lockServices) {
+		return new LockStoreValidator(properties.getStore(), lockServices);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnLockStore(LocksmithProperties.Store.REDIS)
+	@ConditionalOnClass(RedisConnectionFactory.class)
+	@ConditionalOnBean(RedisConnectionFactory.class)
+	static class RedisStoreConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		RedisLockKeys redisLockKeys(LocksmithProperties properties) {
+			return new RedisLockKeys(properties.getKeyPrefix());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean(LockBackend.class)
+		RedisLockBackend lockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys,
+				LocksmithProperties properties) {
+			RedisLockBackend backend = new RedisLockBackend(connectionFactory, keys, claimLease(properties.getWait()));
+			backend.warmUp();
+			return backend;
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		LockAdministration lockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys,
+				LocksmithProperties properties) {
+			return new TimeBoundedLockAdministration(
+					new RedisLockAdministration(connectionFactory, keys, claimLease(properties.getWait())),
+					properties.getRedisTimeout());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnProperty(name = "locksmith.wait.strategy", havingValue = "pubsub", matchIfMissing = true)
+		RedisReleaseNotifications redisReleaseNotifications(RedisConnectionFactory connectionFactory,
+				RedisLockKeys keys) {
+			return new RedisReleaseNotifications(connectionFactory, keys);
+		}
+
+		/** With polling, a waiter handed a lock learns of it only when it re-checks: it gets two re-checks' time. */
+		private static Duration claimLease(LocksmithProperties.Wait wait) {
+			Duration twoRechecks = wait.getRecheckInterval().multipliedBy(2);
+			boolean polling = wait.getStrategy() == LocksmithProperties.WaitStrategy.POLL;
+			return (polling && wait.getClaimLease().compareTo(twoRechecks) < 0) ? twoRechecks : wait.getClaimLease();
+		}
+
 	}
 
 }

@@ -41,6 +41,12 @@ public class LocksmithProperties {
 	/** Id of this instance, written into owner tokens; default "<host>-<pid>". */
 	private @Nullable String instanceId;
 
+	/**
+	 * Where locks are kept: 'redis', the application's Redis; or 'in-memory', locks within this JVM
+	 * only, for tests (needs dev.locksmith:locksmith-test).
+	 */
+	private Store store = Store.REDIS;
+
 	private final Renewal renewal = new Renewal();
 
 	private final Wait wait = new Wait();
@@ -119,6 +125,14 @@ public class LocksmithProperties {
 					"locksmith.instance-id must not be blank; leave it unset to use <host>-<pid>");
 		}
 		this.instanceId = instanceId;
+	}
+
+	public Store getStore() {
+		return this.store;
+	}
+
+	public void setStore(Store store) {
+		this.store = store;
 	}
 
 	public Renewal getRenewal() {
@@ -298,6 +312,17 @@ public class LocksmithProperties {
 
 		/** Always show keys. */
 		ALWAYS
+
+	}
+
+	/** Where locks are kept. */
+	public enum Store {
+
+		/** The application's Redis, through its RedisConnectionFactory. */
+		REDIS,
+
+		/** This JVM's memory: no mutual exclusion between processes, so for tests only. */
+		IN_MEMORY
 
 	}
 

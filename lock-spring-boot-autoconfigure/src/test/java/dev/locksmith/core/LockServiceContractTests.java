@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -227,6 +228,52 @@ public abstract class LockServiceContractTests {
 	}
 
 	@Test
+	void waitersOfSeveralEnginesAreServedInArrivalOrder() throws Exception {
+		LockHandle holder = this.locks.tryAcquire("report", LockOptions.ofTtl(LONG)).orElseThrow();
+		List<String> servedOrder = new CopyOnWriteArrayList<>();
+		List<Future<?>> waiters = new ArrayList<>();
+		for (String name : List.of("first", "second", "third")) {
+			DefaultLockService engine = newService();
+			AtomicReference<Thread> waitingThread = new AtomicReference<>();
+			waiters.add(this.threads.submit(() -> {
+				waitingThread.set(Thread.currentThread());
+				try (LockHandle handle = engine.acquire("report", LockOptions.ofTtl(LONG).withWaitTime(LONG))) {
+					servedOrder.add(name);
+				}
+				return null;
+			}));
+			awaitQueued(waitingThread);
+		}
+		holder.close();
+		for (Future<?> waiter : waiters) {
+			waiter.get(20, TimeUnit.SECONDS);
+		}
+
+		assertThat(servedOrder).containsExactly("first", "second", "third");
+	}
+
+	@Test
+	void aWaiterForSeveralKeysKeepsNoFreeKeyFromOthers() throws Exception {
+		LockHandle a = this.locks.tryAcquire("a", LockOptions.ofTtl(LONG)).orElseThrow();
+		DefaultLockService waiting = newService();
+		AtomicReference<Thread> waitingThread = new AtomicReference<>();
+		Future<Optional<LockHandle>> both = this.threads.submit(() -> {
+			waitingThread.set(Thread.currentThread());
+			return waiting.tryAcquireAll(List.of("a", "b"), LockOptions.ofTtl(LONG).withWaitTime(LONG));
+		});
+		awaitQueued(waitingThread);
+		DefaultLockService other = newService();
+
+		for (int i = 0; i < 5; i++) {
+			Optional<LockHandle> b = other.tryAcquire("b", LockOptions.ofTtl(LONG));
+			assertThat(b).as("free key 'b' while a waiter for 'a' and 'b' waits, try %d", i).isPresent();
+			b.get().close();
+		}
+		a.close();
+		assertThat(both.get(30, TimeUnit.SECONDS)).as("the waiter got both once 'a' was free").isPresent();
+	}
+
+	@Test
 	void waitingEndsEmptyWhenTheLockStaysBusy() throws Exception {
 		newService().tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
 
@@ -306,7 +353,7 @@ public abstract class LockServiceContractTests {
 	void overlappingKeySetsTakenInOppositeOrderDoNotDeadlock() throws Exception {
 		DefaultLockService other = newService();
 		LockOptions waiting = LockOptions.ofTtl(LONG).withWaitTime(LONG);
-		List<Future<Integer>> transfers = new java.util.ArrayList<>();
+		List<Future<Integer>> transfers = new ArrayList<>();
 		for (int t = 0; t < 4; t++) {
 			DefaultLockService service = (t % 2 == 0) ? this.locks : other;
 			List<String> keys = (t < 2) ? List.of("account:a", "account:b") : List.of("account:b", "account:a");
@@ -323,6 +370,13 @@ public abstract class LockServiceContractTests {
 		for (Future<Integer> transfer : transfers) {
 			assertThat(transfer.get(60, TimeUnit.SECONDS)).isEqualTo(50);
 		}
+	}
+
+	/** Waits until the thread sleeps, refused and queued, for a while: not a store call's short wait. */
+	private static void awaitQueued(AtomicReference<Thread> waitingThread) {
+		await().during(Duration.ofMillis(200))
+			.atMost(Duration.ofSeconds(30))
+			.until(() -> waitingThread.get() != null && waitingThread.get().getState() == Thread.State.TIMED_WAITING);
 	}
 
 	@Test

@@ -292,30 +292,6 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 	}
 
 	@Test
-	void aWaiterForSeveralKeysKeepsNoFreeKeyFromOthers() throws Exception {
-		LockHandle a = this.locks.tryAcquire("a", LockOptions.ofTtl(LONG)).orElseThrow();
-		DefaultLockService waiting = newService();
-		CompletableFuture<Optional<LockHandle>> both = CompletableFuture.supplyAsync(() -> {
-			try {
-				return waiting.tryAcquireAll(List.of("a", "b"), LockOptions.ofTtl(LONG).withWaitTime(LONG));
-			}
-			catch (InterruptedException ex) {
-				throw new IllegalStateException(ex);
-			}
-		});
-		await().until(() -> redis.command("LLEN", KEYS.queueKey("a")).equals("1"));
-		DefaultLockService other = newService();
-
-		for (int i = 0; i < 5; i++) {
-			Optional<LockHandle> b = other.tryAcquire("b", LockOptions.ofTtl(LONG));
-			assertThat(b).as("free key 'b' while a waiter for 'a' and 'b' waits, try %d", i).isPresent();
-			b.get().close();
-		}
-		a.close();
-		assertThat(both.get(30, TimeUnit.SECONDS)).as("the waiter got both once 'a' was free").isPresent();
-	}
-
-	@Test
 	void aFrozenRedisHoldsUpNoWatchOrUnwatchBeyondItsBound() {
 		RedisReleaseNotifications notifications = notificationsWatching("warm");
 		redis.pause();

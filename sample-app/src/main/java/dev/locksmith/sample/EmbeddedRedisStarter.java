@@ -24,6 +24,8 @@ class EmbeddedRedisStarter implements ApplicationListener<ApplicationEnvironment
 
 	private static final Log logger = LogFactory.getLog(EmbeddedRedisStarter.class);
 
+	private static final String STORE_PROPERTY = "locksmith.store";
+
 	private static final List<String> CONNECTION_PROPERTIES = List.of("spring.data.redis.host",
 			"spring.data.redis.port", "spring.data.redis.url", "spring.data.redis.cluster.nodes",
 			"spring.data.redis.sentinel.master");
@@ -31,7 +33,8 @@ class EmbeddedRedisStarter implements ApplicationListener<ApplicationEnvironment
 	@Override
 	public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {
 		ConfigurableEnvironment environment = event.getEnvironment();
-		if (CONNECTION_PROPERTIES.stream().anyMatch(environment::containsProperty)) {
+		if (!"redis".equalsIgnoreCase(environment.getProperty(STORE_PROPERTY, "redis"))
+				|| CONNECTION_PROPERTIES.stream().anyMatch(environment::containsProperty)) {
 			return;
 		}
 		int port = environment.getProperty(PORT_PROPERTY, Integer.class, 6379);

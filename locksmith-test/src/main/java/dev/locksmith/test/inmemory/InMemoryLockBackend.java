@@ -1,0 +1,80 @@
+package dev.locksmith.test.inmemory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.ReleaseNotifications;
+
+/**
+ * {@link LockBackend} that keeps locks in this JVM's memory, for fast tests without Redis. Leases,
+ * fencing tokens, fair wait queues and hand-over under a claim lease follow the same rules as the
+ * Redis store; every engine built on one instance shares its locks, as the processes of a fleet
+ * share one Redis. It gives no mutual exclusion between processes: never use it in production.
+ * <pre>{@code
+ * InMemoryLockBackend store = new InMemoryLockBackend();
+ * DefaultLockService locks = DefaultLockService.builder(store)
+ *     .releaseNotifications(store.releaseNotifications())
+ *     .build();
+ * }</pre>
+ *
+ * @since 0.1.0
+ */
+public final class InMemoryLockBackend implements LockBackend {
+
+	/** How long a waiter handed a lock has to take it, unless configured otherwise. */
+	public static final Duration DEFAULT_CLAIM_LEASE = Duration.ofSeconds(1);
+
+	private final InMemoryReleaseNotifications notifications = new InMemoryReleaseNotifications();
+
+	private final InMemoryLockStore store;
+
+	private final InMemoryLockAdministration administration;
+
+	public InMemoryLockBackend() {
+		this(DEFAULT_CLAIM_LEASE);
+	}
+
+	/** A store whose releases give the next waiter {@code claimLease} to take the lock. */
+	public InMemoryLockBackend(Duration claimLease) {
+		if (claimLease == null || claimLease.toMillis() < 1) {
+			throw new IllegalArgumentException("claimLease must be at least 1ms, was " + claimLease);
+		}
+		this.store = new InMemoryLockStore(claimLease, this.notifications);
+		this.administration = new InMemoryLockAdministration(this.store);
+	}
+
+	@Override
+	public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
+			Duration queueFor) {
+		return CompletableFuture.completedFuture(this.store.tryAcquire(keys, ownerToken, ttl, queueFor));
+	}
+
+	@Override
+	public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
+		return CompletableFuture.completedFuture(this.store.release(keys, ownerToken));
+	}
+
+	@Override
+	public List<CompletableFuture<Boolean>> extend(List<LeaseExtension> leases) {
+		return this.store.extend(leases).stream().map(CompletableFuture::completedFuture).toList();
+	}
+
+	/** The notifications that wake the waiters of every engine on this store when a release hands them a lock. */
+	public ReleaseNotifications releaseNotifications() {
+		return this.notifications;
+	}
+
+	/** What this store holds, and forced release, for the {@code locks} endpoint and health contributor. */
+	public LockAdministration administration() {
+		return this.administration;
+	}
+
+	/** How many owners stand in the queue of {@code key}, as Redis's {@code LLEN} of the queue tells. */
+	int queueLength(String key) {
+		return this.store.queueLength(key);
+	}
+
+}

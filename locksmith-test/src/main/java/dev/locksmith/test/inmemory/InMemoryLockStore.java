@@ -1,0 +1,299 @@
+package dev.locksmith.test.inmemory;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.locksmith.core.LockAdministration.StoredLock;
+import dev.locksmith.core.LockBackend.AcquireResult;
+import dev.locksmith.core.LockBackend.LeaseExtension;
+
+/**
+ * The locks, fencing tokens and wait queues of the in-memory store, with the rules of the Redis
+ * scripts: a free lock with waiters goes to the first live one under a claim lease, nobody overtakes
+ * a queue, a caller refused on one key gives back what it was handed on the others. One lock guards
+ * everything (no {@code synchronized}, so virtual threads never pin); leases end lazily, by the clock.
+ */
+final class InMemoryLockStore {
+
+	private final ReentrantLock guard = new ReentrantLock();
+
+	private final Map<String, Lease> leases = new HashMap<>();
+
+	private final Map<String, WaitQueue> queues = new HashMap<>();
+
+	private final Duration claimLease;
+
+	private final InMemoryReleaseNotifications notifications;
+
+	private long lastFencingToken;
+
+	InMemoryLockStore(Duration claimLease, InMemoryReleaseNotifications notifications) {
+		this.claimLease = claimLease;
+		this.notifications = notifications;
+	}
+
+	AcquireResult tryAcquire(List<String> keys, String ownerToken, Duration ttl, Duration queueFor) {
+		return guarded((now, handedOver) -> {
+			for (String key : keys) {
+				String holder = holder(key, now);
+				if (holder == null && hasWaiters(key, now)) {
+					handOn(key, now, handedOver);
+					holder = holder(key, now);
+				}
+				if (holder != null && !holder.equals(ownerToken)) {
+					Duration remainingLease = Duration.ofNanos(this.leases.get(key).expiresAt - now);
+					giveBackAndQueue(keys, ownerToken, queueFor.toNanos(), now, handedOver);
+					return AcquireResult.busy(key, remainingLease);
+				}
+			}
+			List<Long> fencingTokens = new ArrayList<>(keys.size());
+			for (String key : keys) {
+				this.leases.put(key, new Lease(ownerToken, now + ttl.toNanos()));
+				leaveQueue(key, ownerToken);
+				fencingTokens.add(nextFencingToken());
+			}
+			return AcquireResult.granted(fencingTokens);
+		});
+	}
+
+	int release(List<String> keys, String ownerToken) {
+		return guarded((now, handedOver) -> {
+			int released = 0;
+			for (String key : keys) {
+				leaveQueue(key, ownerToken);
+				if (ownerToken.equals(holder(key, now))) {
+					this.leases.remove(key);
+					handOn(key, now, handedOver);
+					released++;
+				}
+			}
+			return released;
+		});
+	}
+
+	List<Boolean> extend(List<LeaseExtension> extensions) {
+		return guarded((now, handedOver) -> extensions.stream().map((extension) -> {
+			boolean owned = extension.ownerToken().equals(holder(extension.key(), now));
+			if (owned) {
+				this.leases.put(extension.key(), new Lease(extension.ownerToken(), now + extension.ttl().toNanos()));
+			}
+			return owned;
+		}).toList());
+	}
+
+	boolean forceRelease(String key) {
+		return guarded((now, handedOver) -> {
+			if (holder(key, now) == null) {
+				return false;
+			}
+			this.leases.remove(key);
+			handOn(key, now, handedOver);
+			return true;
+		});
+	}
+
+	List<StoredLock> storedLocks(int limit) {
+		return guarded((now, handedOver) -> this.leases.entrySet()
+			.stream()
+			.filter((entry) -> entry.getValue().isLiveAt(now))
+			.limit(limit)
+			.map((entry) -> new StoredLock(entry.getKey(), Duration.ofNanos(entry.getValue().expiresAt - now),
+					instanceOf(entry.getValue().ownerToken)))
+			.toList());
+	}
+
+	int queueLength(String key) {
+		return guarded((now, handedOver) -> {
+			WaitQueue queue = this.queues.get(key);
+			return (queue != null) ? queue.size() : 0;
+		});
+	}
+
+	/**
+	 * After a refusal: gives back each lock that a release handed to this caller (passing it on) and
+	 * keeps its place at the head of that queue when another waiter took it; queues for the keys that
+	 * are held or have waiters, never for a free key, which would keep others from it.
+	 */
+	private void giveBackAndQueue(List<String> keys, String ownerToken, long queueForNanos, long now,
+			List<HandOver> handedOver) {
+		for (String key : keys) {
+			String holder = holder(key, now);
+			if (ownerToken.equals(holder)) {
+				this.leases.remove(key);
+				if (handOn(key, now, handedOver) && queueForNanos > 0) {
+					queueOf(key).join(ownerToken, now + queueForNanos, true);
+				}
+			}
+			else if (queueForNanos > 0 && (holder != null || hasWaiters(key, now))) {
+				WaitQueue queue = queueOf(key);
+				if (!queue.contains(ownerToken)) {
+					queue.join(ownerToken, now + queueForNanos, false);
+				}
+			}
+		}
+	}
+
+	/** Hands the free lock to the first waiter whose deadline has not passed; returns whether one took it. */
+	private boolean handOn(String key, long now, List<HandOver> handedOver) {
+		WaitQueue queue = this.queues.get(key);
+		String next = (queue != null) ? queue.nextLiveWaiter(now) : null;
+		if (queue != null && queue.isEmpty()) {
+			this.queues.remove(key);
+		}
+		if (next == null) {
+			return false;
+		}
+		this.leases.put(key, new Lease(next, now + this.claimLease.toNanos()));
+		handedOver.add(new HandOver(key, next));
+		return true;
+	}
+
+	private WaitQueue queueOf(String key) {
+		return this.queues.computeIfAbsent(key, (k) -> new WaitQueue());
+	}
+
+	private void leaveQueue(String key, String ownerToken) {
+		this.queues.computeIfPresent(key, (k, queue) -> {
+			queue.leave(ownerToken);
+			return queue.isEmpty() ? null : queue;
+		});
+	}
+
+	private @Nullable String holder(String key, long now) {
+		Lease lease = this.leases.get(key);
+		if (lease != null && !lease.isLiveAt(now)) {
+			this.leases.remove(key);
+			return null;
+		}
+		return (lease != null) ? lease.ownerToken : null;
+	}
+
+	private boolean hasWaiters(String key, long now) {
+		WaitQueue queue = this.queues.get(key);
+		if (queue == null) {
+			return false;
+		}
+		queue.dropExpired(now);
+		if (queue.isEmpty()) {
+			this.queues.remove(key);
+			return false;
+		}
+		return true;
+	}
+
+	/** Strictly increasing across every key, and never below the wall clock in microseconds, like Redis's. */
+	private long nextFencingToken() {
+		long clockMicros = TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis());
+		this.lastFencingToken = Math.max(this.lastFencingToken + 1, clockMicros);
+		return this.lastFencingToken;
+	}
+
+	/** Runs {@code operation} under the guard, then tells the waiters what it handed over. */
+	private <T> T guarded(Operation<T> operation) {
+		List<HandOver> handedOver = new ArrayList<>();
+		T result;
+		this.guard.lock();
+		try {
+			result = operation.run(System.nanoTime(), handedOver);
+		}
+		finally {
+			this.guard.unlock();
+		}
+		handedOver.forEach(
+				(handOver) -> this.notifications.handedOver(handOver.key, handOver.ownerToken, this.claimLease));
+		return result;
+	}
+
+	private static String instanceOf(String ownerToken) {
+		int separator = ownerToken.lastIndexOf(':');
+		return (separator > 0) ? ownerToken.substring(0, separator) : ownerToken;
+	}
+
+	@FunctionalInterface
+	private interface Operation<T> {
+
+		T run(long nowNanos, List<HandOver> handedOver);
+
+	}
+
+	private record HandOver(String key, String ownerToken) {
+	}
+
+	/** Who holds a lock, and until when on the {@link System#nanoTime()} clock. */
+	private record Lease(String ownerToken, long expiresAt) {
+
+		boolean isLiveAt(long now) {
+			return this.expiresAt - now > 0;
+		}
+
+	}
+
+	/** The waiters of one key, first come first, each with its deadline. */
+	private static final class WaitQueue {
+
+		private final Deque<String> order = new ArrayDeque<>();
+
+		private final Map<String, Long> deadlines = new HashMap<>();
+
+		void join(String ownerToken, long deadline, boolean atHead) {
+			this.deadlines.put(ownerToken, deadline);
+			if (atHead) {
+				this.order.addFirst(ownerToken);
+			}
+			else {
+				this.order.addLast(ownerToken);
+			}
+		}
+
+		boolean contains(String ownerToken) {
+			return this.deadlines.containsKey(ownerToken);
+		}
+
+		void leave(String ownerToken) {
+			if (this.deadlines.remove(ownerToken) != null) {
+				this.order.remove(ownerToken);
+			}
+		}
+
+		/** Takes out and returns the first waiter still waiting, dropping those whose deadline passed. */
+		@Nullable String nextLiveWaiter(long now) {
+			String head;
+			while ((head = this.order.pollFirst()) != null) {
+				long deadline = this.deadlines.remove(head);
+				if (deadline - now > 0) {
+					return head;
+				}
+			}
+			return null;
+		}
+
+		void dropExpired(long now) {
+			this.order.removeIf((ownerToken) -> {
+				boolean expired = this.deadlines.get(ownerToken) - now <= 0;
+				if (expired) {
+					this.deadlines.remove(ownerToken);
+				}
+				return expired;
+			});
+		}
+
+		boolean isEmpty() {
+			return this.order.isEmpty();
+		}
+
+		int size() {
+			return this.order.size();
+		}
+
+	}
+
+}

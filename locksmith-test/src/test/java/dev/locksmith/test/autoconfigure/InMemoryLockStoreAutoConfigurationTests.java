@@ -1,0 +1,154 @@
+package dev.locksmith.test.autoconfigure;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration;
+import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
+import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockService;
+import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.redis.RedisLockBackend;
+import dev.locksmith.test.LockAssertions;
+import dev.locksmith.test.inmemory.InMemoryLockBackend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/** How {@code locksmith.store=in-memory} sets Locksmith up without Redis, and when it stays out of the way. */
+class InMemoryLockStoreAutoConfigurationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(InMemoryLockStoreAutoConfiguration.class, LocksmithAutoConfiguration.class));
+
+	@Test
+	void theInMemoryStoreStartsWithoutARedisConnectionFactory() {
+		this.runner.withPropertyValues("locksmith.store=in-memory").run((context) -> {
+			assertThat(context).hasNotFailed()
+				.doesNotHaveBean(RedisConnectionFactory.class)
+				.hasSingleBean(LockService.class)
+				.hasSingleBean(ReleaseNotifications.class)
+				.hasSingleBean(LockAdministration.class);
+			assertThat(context).getBean(LockBackend.class).isInstanceOf(InMemoryLockBackend.class);
+			assertThat(context.getBean(LockAdministration.class).storeDescription()).isEqualTo("in-memory");
+		});
+	}
+
+	@Test
+	void locksOfTheInMemoryStoreExcludeOtherOwnersAndCarryIncreasingFencingTokens() {
+		this.runner.withPropertyValues("locksmith.store=in-memory").run((context) -> {
+			LockService locks = context.getBean(LockService.class);
+			LockOptions options = LockOptions.ofTtl(Duration.ofSeconds(30));
+			long first;
+			try (LockHandle held = locks.acquire("account:42", options)) {
+				first = held.fencingToken();
+				assertThat(locks.tryAcquire("account:42", options)).as("another owner is refused").isEmpty();
+				assertThat(context.getBean(LockAdministration.class).storedLocks(10)).singleElement()
+					.satisfies((lock) -> assertThat(lock.key()).isEqualTo("account:42"));
+			}
+			try (LockHandle next = locks.acquire("account:42", options)) {
+				assertThat(next.fencingToken()).isGreaterThan(first);
+			}
+		});
+	}
+
+	@Test
+	void theInMemoryStoreIsChosenEvenWhereRedisIsConfigured() {
+		this.runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+			.withPropertyValues("locksmith.store=IN_MEMORY")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(RedisConnectionFactory.class).doesNotHaveBean(RedisLockBackend.class);
+				assertThat(context).getBean(LockBackend.class).isInstanceOf(InMemoryLockBackend.class);
+			});
+	}
+
+	@Test
+	void redisStaysTheDefaultStoreWhenThisModuleIsOnTheClasspath() {
+		this.runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class)).run((context) -> {
+			assertThat(context).doesNotHaveBean(InMemoryLockBackend.class);
+			assertThat(context).getBean(LockBackend.class).isInstanceOf(RedisLockBackend.class);
+		});
+	}
+
+	@Test
+	void backsOffWhenTheApplicationDefinesItsOwnLockBackend() {
+		this.runner.withPropertyValues("locksmith.store=in-memory")
+			.withUserConfiguration(CustomLockBackend.class)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(LockService.class).hasSingleBean(LockBackend.class);
+				assertThat(context.getBean(LockBackend.class)).isSameAs(CustomLockBackend.BACKEND);
+			});
+	}
+
+	@Test
+	void isOffWhenLocksmithIsDisabled() {
+		this.runner.withPropertyValues("locksmith.store=in-memory", "locksmith.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LockBackend.class).doesNotHaveBean(LockService.class));
+	}
+
+	@Test
+	void annotatedMethodsLockOnTheInMemoryStore() {
+		withLockedReport().run((context) -> {
+			LockService locks = context.getBean(LockService.class);
+			boolean freeInside = context.getBean(LockedReport.class)
+				.run(() -> locks.tryAcquire("report", LockOptions.defaults()).isPresent());
+			assertThat(freeInside).as("another owner is refused while the method runs").isFalse();
+			assertThat(locks.tryAcquire("report", LockOptions.defaults())).as("released afterwards").isPresent();
+		});
+	}
+
+	@Test
+	void aFailedLockAssertionNamesTheAnnotatedMethodThatHoldsTheLock() {
+		withLockedReport().run((context) -> {
+			LockService locks = context.getBean(LockService.class);
+			Throwable failure = context.getBean(LockedReport.class)
+				.run(() -> catchThrowable(() -> LockAssertions.assertThat(locks).doesNotHold("report")));
+			assertThat(failure).hasMessageContaining("lock 'report'")
+				.hasMessageContaining("held by LockedReport.run(");
+		});
+	}
+
+	/** The in-memory store, the {@code @DistributedLock} aspect and a bean with an annotated method. */
+	private ApplicationContextRunner withLockedReport() {
+		return this.runner
+			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LocksmithAopAutoConfiguration.class))
+			.withPropertyValues("locksmith.store=in-memory")
+			.withBean(LockedReport.class);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomLockBackend {
+
+		static final LockBackend BACKEND = new InMemoryLockBackend();
+
+		@Bean
+		LockBackend customLockBackend() {
+			return BACKEND;
+		}
+
+	}
+
+	static class LockedReport {
+
+		/** Runs {@code inside} while holding the lock 'report'. */
+		@DistributedLock(name = "report")
+		public <T> T run(Callable<T> inside) throws Exception {
+			return inside.call();
+		}
+
+	}
+
+}

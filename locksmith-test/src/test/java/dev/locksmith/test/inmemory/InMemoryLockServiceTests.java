@@ -1,0 +1,142 @@
+package dev.locksmith.test.inmemory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockBackend.AcquireResult;
+import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockServiceContractTests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The lock contract on the in-memory store, plus the queue rules the Redis store keeps across
+ * processes: every engine here shares one store, as the processes of a fleet share one Redis.
+ */
+class InMemoryLockServiceTests extends LockServiceContractTests {
+
+	private final InMemoryLockBackend store = new InMemoryLockBackend();
+
+	@Override
+	protected DefaultLockService.Builder newServiceBuilder() {
+		return DefaultLockService.builder(this.store).releaseNotifications(this.store.releaseNotifications());
+	}
+
+	@Test
+	void aReleaseWakesTheWaiterItHandsTheLockTo() throws Exception {
+		LockHandle held = this.locks.tryAcquire("job", LockOptions.ofTtl(Duration.ofMinutes(5))).orElseThrow();
+		DefaultLockService patient = newService(newServiceBuilder().recheckInterval(Duration.ofMinutes(10)));
+		CompletableFuture<Optional<LockHandle>> next = waitInBackground(patient, "job");
+		await().until(() -> queued("job") == 1);
+
+		held.close();
+
+		assertThat(next.get(20, TimeUnit.SECONDS)).as("woken by the hand-over, not by a re-check minutes away")
+			.isPresent();
+	}
+
+	@Test
+	void aWaiterThatGivesUpLeavesTheQueueAndTheNextOneIsHandedTheLock() throws Exception {
+		LockHandle held = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
+		assertThat(newService().tryAcquire("job", LockOptions.ofTtl(LONG).withWaitTime(Duration.ofMillis(200))))
+			.isEmpty();
+		CompletableFuture<Optional<LockHandle>> patient = waitInBackground(newService(), "job");
+		await().until(() -> queued("job") == 1);
+
+		held.close();
+
+		assertThat(patient.get(30, TimeUnit.SECONDS)).as("handed over at once, not after a claim lease")
+			.isPresent();
+	}
+
+	@Test
+	void aWaiterHandedALockThatNeverTakesItDelaysTheNextByTheClaimLease() throws Exception {
+		InMemoryLockBackend shortClaims = new InMemoryLockBackend(Duration.ofMillis(300));
+		String ghost = "crashed-instance:ghost";
+		Duration holderLease = Duration.ofMinutes(5);
+		assertThat(shortClaims.tryAcquire(List.of("job"), "holder:1", holderLease, Duration.ZERO).get().acquired())
+			.isTrue();
+		assertThat(shortClaims.tryAcquire(List.of("job"), ghost, LONG, LONG).get().acquired()).isFalse();
+		DefaultLockService live = newService(DefaultLockService.builder(shortClaims)
+			.releaseNotifications(shortClaims.releaseNotifications())
+			.recheckInterval(Duration.ofMinutes(10)));
+		CompletableFuture<Optional<LockHandle>> next = waitInBackground(live, "job");
+		await().until(() -> queuedIn(shortClaims, "job") == 2);
+
+		shortClaims.release(List.of("job"), "holder:1").get();
+
+		assertThat(next.get(20, TimeUnit.SECONDS))
+			.as("taken once the ghost's claim lease ran out, long before a re-check or the old lease's end")
+			.isPresent();
+	}
+
+	@Test
+	void aWaiterForSeveralKeysPassesOnAKeyHandedToItWhileAnotherIsBusyAndKeepsItsPlace() throws Exception {
+		InMemoryLockBackend backend = new InMemoryLockBackend();
+		assertThat(attempt(backend, List.of("a"), "first:holder", Duration.ZERO).acquired()).isTrue();
+		assertThat(attempt(backend, List.of("b"), "busy:holder", Duration.ZERO).acquired()).isTrue();
+		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).acquired()).isFalse();
+		assertThat(attempt(backend, List.of("a"), "next:waiter", LONG).acquired()).isFalse();
+		assertThat(attempt(backend, List.of("a"), "later:waiter", LONG).acquired()).isFalse();
+
+		backend.release(List.of("a"), "first:holder").get();
+		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).busyKey()).isEqualTo("b");
+
+		assertThat(attempt(backend, List.of("a"), "next:waiter", LONG).acquired()).as("'a' was passed on").isTrue();
+		backend.release(List.of("a"), "next:waiter").get();
+		backend.release(List.of("b"), "busy:holder").get();
+		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).acquired())
+			.as("the waiter kept its place at the head of the queue of 'a', ahead of the later waiter")
+			.isTrue();
+	}
+
+	@Test
+	void theAdministrationListsTheLocksWithTheirHolderAndForceReleasesThem() throws Exception {
+		DefaultLockService wallet = newService(newServiceBuilder().instanceId("wallet-1"));
+		LockHandle evicted = wallet.tryAcquire("account:42", LockOptions.ofTtl(LONG)).orElseThrow();
+
+		assertThat(this.store.administration().storedLocks(10)).singleElement().satisfies((lock) -> {
+			assertThat(lock.key()).isEqualTo("account:42");
+			assertThat(lock.holderInstance()).isEqualTo("wallet-1");
+			assertThat(lock.remainingTtl()).isPositive().isLessThanOrEqualTo(LONG);
+		});
+		assertThat(this.store.administration().forceRelease("account:42")).isTrue();
+		assertThat(this.store.administration().forceRelease("account:42")).isFalse();
+
+		LockHandle next = newService().tryAcquire("account:42", LockOptions.ofTtl(LONG)).orElseThrow();
+		assertThat(next.fencingToken()).as("the evicted holder's token stays the lower").isGreaterThan(evicted.fencingToken());
+	}
+
+	private static AcquireResult attempt(InMemoryLockBackend backend, List<String> keys, String ownerToken,
+			Duration queueFor) throws Exception {
+		return backend.tryAcquire(keys, ownerToken, LONG, queueFor).get();
+	}
+
+	private CompletableFuture<Optional<LockHandle>> waitInBackground(DefaultLockService engine, String key) {
+		return CompletableFuture.supplyAsync(() -> {
+			try {
+				return engine.tryAcquire(key, LockOptions.ofTtl(LONG).withWaitTime(Duration.ofMinutes(1)));
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+	}
+
+	private int queued(String key) {
+		return queuedIn(this.store, key);
+	}
+
+	private static int queuedIn(InMemoryLockBackend store, String key) {
+		return store.queueLength(key);
+	}
+
+}

@@ -1,0 +1,25 @@
+package dev.locksmith.test.testcontainers;
+
+import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.locksmith.testing.RedisServerExtension;
+
+/** The same tests on a {@code redis-server} process of the project's harness, where no Docker engine answers (as in CI). */
+@SpringBootTest(classes = RedisLockingTests.Application.class)
+@EnabledIf(value = "dev.locksmith.test.testcontainers.Docker#isUnavailable",
+		disabledReason = "a Docker engine answers: RedisContainerConfigurationTests run instead")
+class RedisProcessLockingTests extends RedisLockingTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redisServer = new RedisServerExtension();
+
+	@DynamicPropertySource
+	static void connectToTheProcess(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.port", () -> redisServer.server().port());
+	}
+
+}
