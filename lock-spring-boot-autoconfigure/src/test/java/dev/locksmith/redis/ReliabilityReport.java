@@ -10,7 +10,10 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Writes the fault suite's figures to {@code docs/reliability.md} at the project root. */
+/**
+ * Writes the fault suite's figures to {@code target/reliability.md}, and to {@code docs/reliability.md}
+ * at the project root when the system property {@code reliability.publish} is {@code true}.
+ */
 final class ReliabilityReport {
 
 	private static final Pattern REDIS_VERSION = Pattern.compile("redis_version:(\\S+)");
@@ -22,8 +25,8 @@ final class ReliabilityReport {
 		StringBuilder report = new StringBuilder("""
 				# Reliability under faults
 
-				Written by `FaultSuiteTests`, which `./mvnw verify` runs (alone:
-				`./mvnw -pl lock-spring-boot-autoconfigure -am verify -Dtest=FaultSuiteTests -Dsurefire.failIfNoSpecifiedTests=false`).
+				Written by `FaultSuiteTests`, which `./mvnw verify` runs; this page is refreshed with
+				`./mvnw -pl lock-spring-boot-autoconfigure -am verify -Dtest=FaultSuiteTests -Dsurefire.failIfNoSpecifiedTests=false -Dreliability.publish=true`.
 
 				Three worker JVMs, two threads each, lock one of three accounts at random and do a fenced
 				read-modify-write of its counter, waiting 10 ms between the read and the write (200 ms in the
@@ -58,7 +61,10 @@ final class ReliabilityReport {
 				latency (`tc netem` in a network namespace) is not part of the run: the kernels this suite runs on
 				in CI have no `netem` queueing discipline.
 				""");
-		Files.writeString(projectRoot().resolve("docs/reliability.md"), report);
+		Files.writeString(Path.of("target/reliability.md"), report);
+		if (Boolean.getBoolean("reliability.publish")) {
+			Files.writeString(projectRoot().resolve("docs/reliability.md"), report);
+		}
 	}
 
 	private static String redisVersion(String info) {
