@@ -45,8 +45,18 @@ public final class MeteredLockService implements LockService {
 	}
 
 	@Override
+	public boolean isLocked(String key) {
+		return this.delegate.isLocked(key);
+	}
+
+	@Override
 	public List<LockInfo> heldLocks() {
 		return this.delegate.heldLocks();
+	}
+
+	@Override
+	public LockOptions options() {
+		return this.delegate.options();
 	}
 
 	private Optional<LockHandle> measured(Collection<String> keys, Acquisition acquisition)

@@ -42,6 +42,13 @@ public @interface DistributedLock {
 	 */
 	String waitTime() default "";
 
+	/**
+	 * How long after the grant the lock stays taken even when the method returns sooner, in the formats
+	 * of {@link #ttl()}; at most the {@code ttl}. Keeps a short scheduled job from running again on an
+	 * instance whose clock or schedule is a little behind. Empty or {@code 0s} releases at once.
+	 */
+	String holdAtLeast() default "";
+
 	/** What to do when the lock stays busy for the whole wait. */
 	OnBusy onBusy() default OnBusy.THROW;
 

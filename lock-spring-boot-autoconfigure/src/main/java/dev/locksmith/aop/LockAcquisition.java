@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.annotation.OnBusy;
@@ -20,9 +22,11 @@ import dev.locksmith.core.LockService;
 /**
  * Acquires the locks of an annotated call: keys that the running call already holds get one more
  * hold, without a round trip; the rest are acquired together, all or nothing, under the call's
- * {@link OnBusy} policy.
+ * {@link OnBusy} policy. A skip is logged at DEBUG with the lock's name, never its key.
  */
 final class LockAcquisition {
+
+	private static final Log logger = LogFactory.getLog(LockAcquisition.class);
 
 	private final Supplier<LockService> locks;
 
@@ -116,6 +120,9 @@ final class LockAcquisition {
 			LockHandle handle = this.locks.get().tryAcquireAll(keys, definition.options()).orElse(null);
 			if (handle == null && definition.onBusy() == OnBusy.THROW) {
 				throw new LockBusyException(String.join(",", keys), definition.options().waitTime());
+			}
+			if (handle == null && logger.isDebugEnabled()) {
+				logger.debug("Skipped " + definition.method() + ": lock '" + definition.name() + "' is busy");
 			}
 			return handle;
 		}

@@ -16,6 +16,7 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.format.annotation.DurationFormat;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringValueResolver;
@@ -95,13 +96,24 @@ public final class LockDefinitions {
 		if (waitTime.isNegative()) {
 			throw new IllegalStateException(where + ": waitTime must not be negative, was '" + annotation.waitTime() + "'");
 		}
+		Duration holdAtLeast = duration(where, "holdAtLeast", annotation.holdAtLeast(), () -> Duration.ZERO);
+		if (holdAtLeast.isNegative()) {
+			throw new IllegalStateException(
+					where + ": holdAtLeast must not be negative, was '" + annotation.holdAtLeast() + "'");
+		}
+		if (holdAtLeast.compareTo(ttl) > 0) {
+			String ttlSource = annotation.ttl().isBlank() ? " (locksmith.default-ttl)" : "";
+			throw new IllegalStateException(where + ": holdAtLeast " + print(holdAtLeast) + " exceeds the ttl of "
+					+ print(ttl) + ttlSource + ", so the lock would end before its minimum hold; raise the ttl "
+					+ "or lower holdAtLeast");
+		}
 		if (annotation.onBusy() == OnBusy.SKIP && method.getReturnType().isPrimitive()
 				&& method.getReturnType() != void.class) {
 			throw new IllegalStateException(where + ": onBusy = SKIP cannot return a " + method.getReturnType()
 					+ "; return a wrapper, an Optional or void");
 		}
 		return new LockDefinition(describe(specific, targetClass), name, keyExpression(where, annotation.key()),
-				annotation.key(), new LockOptions(ttl, waitTime, annotation.renew()), annotation.onBusy());
+				annotation.key(), new LockOptions(ttl, waitTime, annotation.renew(), holdAtLeast), annotation.onBusy());
 	}
 
 	private @Nullable Expression keyExpression(String where, String source) {
@@ -130,6 +142,10 @@ public final class LockDefinitions {
 			throw new IllegalStateException(where + ": " + attribute + " " + shown
 					+ " is not a duration; use 500ms, 30s, PT1M or a placeholder", ex);
 		}
+	}
+
+	private static String print(Duration duration) {
+		return DurationFormatterUtils.print(duration, DurationFormat.Style.SIMPLE);
 	}
 
 	private String resolve(String where, String attribute, String text) {

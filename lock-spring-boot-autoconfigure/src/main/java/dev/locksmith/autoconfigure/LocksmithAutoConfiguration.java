@@ -20,6 +20,7 @@ import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockEventListener;
 import dev.locksmith.core.LockLostEvent;
+import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.core.TimeBoundedLockAdministration;
@@ -51,7 +52,8 @@ public final class LocksmithAutoConfiguration {
 			.recheckInterval(properties.getWait().getRecheckInterval())
 			.releaseNotifications(releaseNotifications.getIfAvailable())
 			.renewal(properties.getRenewal().isEnabled())
-			.driftAllowance(properties.getDriftAllowance());
+			.driftAllowance(properties.getDriftAllowance())
+			.options(LockOptions.ofTtl(properties.getDefaultTtl()).withWaitTime(properties.getDefaultWaitTime()));
 		if (properties.getInstanceId() != null) {
 			builder.instanceId(properties.getInstanceId());
 		}

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -39,6 +40,8 @@ final class DefaultLockHandle implements LockHandle {
 
 	private final Instant acquiredAt;
 
+	private final long holdUntilNanos;
+
 	private final String ownerThread;
 
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
@@ -58,7 +61,7 @@ final class DefaultLockHandle implements LockHandle {
 	private volatile long renewalDueNanos;
 
 	DefaultLockHandle(DefaultLockService service, List<String> keys, String ownerToken, List<Long> fencingTokens,
-			Duration ttl, Duration driftAllowance, long requestedAtNanos) {
+			Duration ttl, Duration driftAllowance, long requestedAtNanos, Duration holdAtLeast) {
 		this.service = service;
 		this.keys = keys;
 		this.ownerToken = ownerToken;
@@ -66,6 +69,7 @@ final class DefaultLockHandle implements LockHandle {
 		this.ttl = ttl;
 		this.driftAllowance = driftAllowance;
 		this.acquiredAt = Instant.now();
+		this.holdUntilNanos = System.nanoTime() + holdAtLeast.toNanos();
 		this.ownerThread = Thread.currentThread().getName();
 		leaseStarted(requestedAtNanos, this.ttl);
 	}
@@ -173,6 +177,15 @@ final class DefaultLockHandle implements LockHandle {
 
 	long leaseDeadlineNanos() {
 		return this.lease.get().deadlineNanos();
+	}
+
+	/**
+	 * How much of the minimum hold is left, in whole milliseconds rounded up; zero once it has passed.
+	 * Counted from the grant's answer, so the store keeps the lock at least that long after it granted it.
+	 */
+	Duration minimumHoldLeft() {
+		long left = this.holdUntilNanos - System.nanoTime();
+		return (left > 0) ? Duration.ofMillis(TimeUnit.NANOSECONDS.toMillis(left) + 1) : Duration.ZERO;
 	}
 
 	/** Whether the lock is neither released nor lost, whatever the lease says. */

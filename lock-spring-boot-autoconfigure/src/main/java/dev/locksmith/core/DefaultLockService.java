@@ -8,8 +8,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
@@ -46,7 +44,9 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	private final Waiters waiters = new Waiters();
 
-	private final Set<DefaultLockHandle> held = ConcurrentHashMap.newKeySet();
+	private final HeldLocks held = new HeldLocks();
+
+	private final LockOptions options;
 
 	private final LockEventDispatcher events = new LockEventDispatcher();
 
@@ -54,6 +54,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		this.store = new StoreCalls(builder.backend, builder.storeTimeout);
 		this.storeTimeout = builder.storeTimeout;
 		this.ownerTokens = builder.ownerTokens;
+		this.options = builder.options;
 		this.recheckInterval = builder.recheckInterval;
 		this.driftAllowance = builder.driftAllowance;
 		this.releaseNotifications = builder.releaseNotifications;
@@ -86,8 +87,24 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	}
 
 	@Override
+	public boolean isLocked(String key) {
+		try {
+			return this.store.isLocked(LockKeys.require(key));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockUnavailableException("Interrupted while asking whether '" + key + "' is locked", ex);
+		}
+	}
+
+	@Override
 	public List<LockInfo> heldLocks() {
-		return this.held.stream().filter(DefaultLockHandle::isActive).flatMap(DefaultLockHandle::toInfos).toList();
+		return this.held.list();
+	}
+
+	@Override
+	public LockOptions options() {
+		return this.options;
 	}
 
 	/**
@@ -194,7 +211,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			return new Attempt(null, result.retryAfter());
 		}
 		DefaultLockHandle handle = new DefaultLockHandle(this, keys, ownerToken, result.fencingTokens(), options.ttl(),
-				this.driftAllowance, sentAt);
+				this.driftAllowance, sentAt, options.holdAtLeast());
 		this.held.add(handle);
 		if (options.renew() && this.renewer != null) {
 			this.renewer.register(handle);
@@ -202,10 +219,20 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return new Attempt(handle, Duration.ZERO);
 	}
 
+	/**
+	 * Deletes the lock, or while its minimum hold lasts, shortens its lease to what is left of it, only
+	 * for this owner: the lock then frees itself, and waiters find it free when they look again.
+	 */
 	void release(DefaultLockHandle handle) {
 		forget(handle);
+		Duration holdLeft = handle.minimumHoldLeft();
 		try {
-			this.store.release(handle.keys(), handle.ownerToken());
+			if (holdLeft.isZero()) {
+				this.store.release(handle.keys(), handle.ownerToken());
+			}
+			else {
+				this.store.extend(leases(handle, holdLeft));
+			}
 		}
 		catch (LockUnavailableException ex) {
 			logger.log(Level.WARNING, "Could not release lock '" + handle.key() + "'; it frees itself when its lease ends",
@@ -213,7 +240,9 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			this.store.releaseInBackground(handle.keys(), handle.ownerToken());
+			if (holdLeft.isZero()) {
+				this.store.releaseInBackground(handle.keys(), handle.ownerToken());
+			}
 		}
 	}
 
@@ -221,9 +250,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		long sentAt = System.nanoTime();
 		boolean extended;
 		try {
-			extended = !this.store
-				.extend(handle.keys().stream().map((key) -> new LeaseExtension(key, handle.ownerToken(), ttl)).toList())
-				.contains(false);
+			extended = !this.store.extend(leases(handle, ttl)).contains(false);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -239,6 +266,15 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			leaseLost(handle);
 		}
 		return extended;
+	}
+
+	private static List<LeaseExtension> leases(DefaultLockHandle handle, Duration ttl) {
+		return handle.keys().stream().map((key) -> new LeaseExtension(key, handle.ownerToken(), ttl)).toList();
+	}
+
+	/** How many handles the registry of held locks keeps, expired or not. */
+	int registrySize() {
+		return this.held.size();
 	}
 
 	/** What the renewal watchdog has on its hands. */
@@ -294,6 +330,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 		private Duration driftAllowance = DEFAULT_DRIFT_ALLOWANCE;
 
+		private LockOptions options = LockOptions.ofTtl(Duration.ofSeconds(30));
+
 		private Builder(LockBackend backend) {
 			this.backend = Objects.requireNonNull(backend, "backend must not be null");
 		}
@@ -343,6 +381,12 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 				throw new IllegalArgumentException("driftAllowance must not be negative, was " + driftAllowance);
 			}
 			this.driftAllowance = driftAllowance;
+			return this;
+		}
+
+		/** The options {@link DefaultLockService#options()} offers; default a 30 second lease and no waiting. */
+		public Builder options(LockOptions options) {
+			this.options = Objects.requireNonNull(options, "options must not be null");
 			return this;
 		}
 

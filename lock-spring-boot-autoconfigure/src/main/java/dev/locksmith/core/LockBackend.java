@@ -39,6 +39,9 @@ public interface LockBackend {
 	 */
 	List<CompletableFuture<Boolean>> extend(List<LeaseExtension> leases);
 
+	/** Whether any owner, or a waiter handed the lock, holds the lock of {@code key}, in one round trip. */
+	CompletableFuture<Boolean> isLocked(String key);
+
 	/**
 	 * Outcome of one acquisition attempt.
 	 *

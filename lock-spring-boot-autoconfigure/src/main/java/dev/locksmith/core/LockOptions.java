@@ -3,18 +3,18 @@ package dev.locksmith.core;
 import java.time.Duration;
 
 /**
- * How to take a lock: the lease, how long to wait while it is busy, and whether to keep renewing
- * the lease while it is held.
+ * How to take a lock: the lease, how long to wait while it is busy, whether to keep renewing the
+ * lease while it is held, and how long to keep the lock at least. {@link LockService#options()} gives
+ * the application's configured defaults to start from.
  *
  * @param ttl lease length; the lock frees itself this long after the last grant or renewal
  * @param waitTime how long to wait while the lock is busy; zero tries once
  * @param renew whether to extend the lease every {@code ttl / 3} while the lock is held
+ * @param holdAtLeast how long after the grant the lock stays taken even when it is released sooner;
+ * zero releases at once; at most {@code ttl}
  * @since 0.1.0
  */
-public record LockOptions(Duration ttl, Duration waitTime, boolean renew) {
-
-	/** Lease used by {@link #defaults()}. */
-	public static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
+public record LockOptions(Duration ttl, Duration waitTime, boolean renew, Duration holdAtLeast) {
 
 	/** Validates every argument, naming the one that is wrong. */
 	public LockOptions {
@@ -24,26 +24,42 @@ public record LockOptions(Duration ttl, Duration waitTime, boolean renew) {
 		if (waitTime == null || waitTime.isNegative()) {
 			throw new IllegalArgumentException("waitTime must not be negative, was " + waitTime);
 		}
+		if (holdAtLeast == null || holdAtLeast.isNegative()) {
+			throw new IllegalArgumentException("holdAtLeast must not be negative, was " + holdAtLeast);
+		}
+		if (holdAtLeast.compareTo(ttl) > 0) {
+			throw new IllegalArgumentException(
+					"holdAtLeast must not exceed ttl, was " + holdAtLeast + " with a ttl of " + ttl);
+		}
 	}
 
-	/** A 30 second lease, no waiting, renewed while held. */
-	public static LockOptions defaults() {
-		return ofTtl(DEFAULT_TTL);
-	}
-
-	/** The given lease, no waiting, renewed while held. */
+	/** The given lease, no waiting, renewed while held, released at once. */
 	public static LockOptions ofTtl(Duration ttl) {
-		return new LockOptions(ttl, Duration.ZERO, true);
+		return new LockOptions(ttl, Duration.ZERO, true, Duration.ZERO);
+	}
+
+	/** A copy with {@code ttl} as the lease. */
+	public LockOptions withTtl(Duration ttl) {
+		return new LockOptions(ttl, this.waitTime, this.renew, this.holdAtLeast);
 	}
 
 	/** A copy that waits up to {@code waitTime} while the lock is busy. */
 	public LockOptions withWaitTime(Duration waitTime) {
-		return new LockOptions(this.ttl, waitTime, this.renew);
+		return new LockOptions(this.ttl, waitTime, this.renew, this.holdAtLeast);
 	}
 
 	/** A copy with renewal switched on or off. */
 	public LockOptions withRenew(boolean renew) {
-		return new LockOptions(this.ttl, this.waitTime, renew);
+		return new LockOptions(this.ttl, this.waitTime, renew, this.holdAtLeast);
+	}
+
+	/**
+	 * A copy that keeps the lock until at least {@code holdAtLeast} after the grant, even when it is
+	 * released sooner: a job that ends quickly still keeps others that start it a little later from
+	 * running it again.
+	 */
+	public LockOptions withHoldAtLeast(Duration holdAtLeast) {
+		return new LockOptions(this.ttl, this.waitTime, this.renew, holdAtLeast);
 	}
 
 }

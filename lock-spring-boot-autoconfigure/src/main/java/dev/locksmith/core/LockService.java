@@ -7,7 +7,8 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
- * Programmatic entry point to distributed locks: acquire, run code under a lock, list held locks.
+ * Programmatic entry point to distributed locks: acquire, run code under a lock, ask whether a lock
+ * is held, list the locks this process holds.
  *
  * @since 0.1.0
  */
@@ -79,7 +80,24 @@ public interface LockService {
 		});
 	}
 
-	/** Locks held by this process right now. */
+	/**
+	 * Whether any owner in the cluster holds the lock of {@code key} right now, asked of the store. A
+	 * lock kept for its minimum hold after its release, or handed to a waiter, counts as held.
+	 * @throws LockUnavailableException when the backend cannot be reached
+	 */
+	boolean isLocked(String key);
+
+	/**
+	 * Locks held by this process right now: neither released, lost, nor expired. A lock kept only for
+	 * its minimum hold after its release is not listed.
+	 */
 	List<LockInfo> heldLocks();
+
+	/**
+	 * The options this service's configuration gives when none are chosen: with Spring Boot,
+	 * {@code locksmith.default-ttl} and {@code locksmith.default-wait-time}, renewed, released at once.
+	 * The same defaults as an empty {@code ttl} or {@code waitTime} of {@code @DistributedLock}.
+	 */
+	LockOptions options();
 
 }

@@ -80,6 +80,10 @@ final class StoreCalls {
 		return answer.isDone() && !answer.isCompletedExceptionally();
 	}
 
+	boolean isLocked(String key) throws InterruptedException {
+		return await(this.backend.isLocked(key), "lookup of " + LockKeys.describe(List.of(key)));
+	}
+
 	private <T> T await(CompletableFuture<T> call, String what) throws InterruptedException {
 		return this.timeLimit.await(call, what);
 	}

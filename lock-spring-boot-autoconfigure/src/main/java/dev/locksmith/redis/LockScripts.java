@@ -17,6 +17,8 @@ final class LockScripts {
 
 	static final RedisScript<List> EXTEND = RedisScript.of(read("extend.lua"), List.class);
 
+	static final RedisScript<Long> IS_LOCKED = RedisScript.of(read("is-locked.lua"), Long.class);
+
 	static final RedisScript<Long> FORCE_RELEASE = withHandOn("force-release.lua", Long.class);
 
 	/** The scripts that the lock engine runs on its hot path, loaded into Redis at startup. */

@@ -126,6 +126,12 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	}
 
 	@Override
+	public CompletableFuture<Boolean> isLocked(String key) {
+		return call("lookup", List.of(key), LockScripts.IS_LOCKED, List.of(this.keys.lockKey(key)), List.of(),
+				(exists) -> exists == 1L);
+	}
+
+	@Override
 	public void close() {
 		this.scripts.close();
 	}

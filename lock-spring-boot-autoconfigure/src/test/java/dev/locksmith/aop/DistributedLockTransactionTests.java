@@ -62,7 +62,7 @@ class DistributedLockTransactionTests {
 			assertThat(payments.observations()).containsExactly("transaction active, lock busy for others: true",
 					"committed, lock busy for others: true");
 			assertThat(jdbc.queryForObject("select count(*) from payment", Integer.class)).isOne();
-			assertThat(context.getBean(LockService.class).tryAcquire("payments:p-1", LockOptions.defaults()))
+			assertThat(context.getBean(LockService.class).tryAcquire("payments:p-1", LockOptions.ofTtl(Duration.ofSeconds(30))))
 				.as("released after the commit")
 				.isPresent();
 		});
@@ -126,7 +126,7 @@ class DistributedLockTransactionTests {
 
 		private boolean busy(String id) {
 			try {
-				return this.locks.tryAcquire("payments:" + id, LockOptions.defaults()).isEmpty();
+				return this.locks.tryAcquire("payments:" + id, this.locks.options()).isEmpty();
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();

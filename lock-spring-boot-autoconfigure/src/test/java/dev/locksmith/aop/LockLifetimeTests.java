@@ -284,8 +284,18 @@ class LockLifetimeTests {
 				}
 
 				@Override
+				public boolean isLocked(String key) {
+					return locks.isLocked(key);
+				}
+
+				@Override
 				public List<LockInfo> heldLocks() {
 					return locks.heldLocks();
+				}
+
+				@Override
+				public LockOptions options() {
+					return locks.options();
 				}
 
 			};

@@ -169,11 +169,11 @@ class LocksmithAutoConfigurationTests {
 				assertThat(context).hasNotFailed();
 				LockService locks = context.getBean(LockService.class);
 				assertThatExceptionOfType(LockUnavailableException.class)
-					.isThrownBy(() -> locks.tryAcquire("job", LockOptions.defaults()));
+					.isThrownBy(() -> locks.tryAcquire("job", locks.options()));
 				try (RedisServer late = RedisServer.startOn(port)) {
 					await().atMost(Duration.ofSeconds(30))
 						.ignoreException(LockUnavailableException.class)
-						.until(() -> locks.tryAcquire("job", LockOptions.defaults()).isPresent());
+						.until(() -> locks.tryAcquire("job", locks.options()).isPresent());
 				}
 			});
 	}

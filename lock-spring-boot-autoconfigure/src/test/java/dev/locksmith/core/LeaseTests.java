@@ -25,7 +25,7 @@ class LeaseTests {
 	@Test
 	void aRenewalSentBeforeAShorterExtensionDoesNotOverwriteItWhenItsAnswerComesLater() {
 		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
-				Duration.ofSeconds(30), Duration.ofMillis(10), SENT_AT);
+				Duration.ofSeconds(30), Duration.ofMillis(10), SENT_AT, Duration.ZERO);
 		long renewalSentAt = SENT_AT + 100;
 		long extensionSentAt = SENT_AT + 200;
 
@@ -40,7 +40,7 @@ class LeaseTests {
 	void aHandleIsNotHeldOnceItsLocalLeaseRanOut() {
 		long sentLongAgo = System.nanoTime() - Duration.ofMillis(995).toNanos();
 		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
-				Duration.ofSeconds(1), Duration.ofMillis(10), sentLongAgo);
+				Duration.ofSeconds(1), Duration.ofMillis(10), sentLongAgo, Duration.ZERO);
 
 		assertThat(handle.isHeld()).as("995ms into a 1s lease, within the 10ms drift allowance").isFalse();
 	}

@@ -428,4 +428,100 @@ public abstract class LockServiceContractTests {
 		assertThat(this.locks.heldLocks()).isEmpty();
 	}
 
+	@Test
+	void aLockWithAMinimumHoldStaysTakenAfterAnEarlyReleaseAndThenFreesItself() throws Exception {
+		DefaultLockService other = newService();
+		LockHandle handle = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG).withHoldAtLeast(Duration.ofSeconds(5)))
+			.orElseThrow();
+		handle.close();
+
+		assertThat(handle.isHeld()).isFalse();
+		assertThat(this.locks.heldLocks()).isEmpty();
+		assertThat(other.tryAcquire("job", LockOptions.ofTtl(LONG))).as("kept for the minimum hold").isEmpty();
+		await().atMost(Duration.ofSeconds(20))
+			.alias("freed by itself long before its 30s lease")
+			.until(() -> other.tryAcquire("job", LockOptions.ofTtl(LONG)).isPresent());
+	}
+
+	@Test
+	void aWaiterGetsALockWithAMinimumHoldOnlyOnceTheMinimumHasPassed() throws Exception {
+		Duration holdAtLeast = Duration.ofSeconds(2);
+		DefaultLockService other = newService();
+		long beforeGrant = System.nanoTime();
+		LockHandle holder = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG).withHoldAtLeast(holdAtLeast))
+			.orElseThrow();
+		AtomicReference<Thread> waitingThread = new AtomicReference<>();
+		Future<Long> grantedAfter = this.threads.submit(() -> {
+			waitingThread.set(Thread.currentThread());
+			other.acquire("job", LockOptions.ofTtl(LONG).withWaitTime(LONG));
+			return System.nanoTime() - beforeGrant;
+		});
+		await().until(() -> waitingThread.get() != null && waitingThread.get().getState() == Thread.State.TIMED_WAITING);
+		holder.close();
+
+		assertThat(Duration.ofNanos(grantedAfter.get(20, TimeUnit.SECONDS))).isGreaterThanOrEqualTo(holdAtLeast);
+	}
+
+	@Test
+	void aLockReleasedAfterItsMinimumHoldIsFreeAtOnce() throws Exception {
+		DefaultLockHandle handle = (DefaultLockHandle) this.locks
+			.tryAcquire("job", LockOptions.ofTtl(LONG).withHoldAtLeast(Duration.ofMillis(200)))
+			.orElseThrow();
+		await().until(() -> handle.minimumHoldLeft().isZero());
+		handle.close();
+
+		assertThat(newService().tryAcquire("job", LockOptions.ofTtl(LONG))).isPresent();
+	}
+
+	@Test
+	void isLockedAsksTheStoreWhoeverHoldsTheLock() throws Exception {
+		DefaultLockService other = newService();
+		assertThat(other.isLocked("job")).isFalse();
+
+		LockHandle handle = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
+		assertThat(other.isLocked("job")).isTrue();
+		assertThat(other.isLocked("job:2")).isFalse();
+		handle.close();
+		assertThat(other.isLocked("job")).isFalse();
+	}
+
+	@Test
+	void unrenewedLocksWhoseLeaseEndedLeaveHeldLocksAndTheRegistry() throws Exception {
+		LockOptions shortLease = LockOptions.ofTtl(Duration.ofMillis(300)).withRenew(false);
+		List<LockHandle> abandoned = new java.util.ArrayList<>();
+		for (int i = 0; i < 50; i++) {
+			abandoned.add(this.locks.tryAcquire("job:" + i, shortLease).orElseThrow());
+		}
+		assertThat(this.locks.heldLocks()).hasSize(50);
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.locks.heldLocks().isEmpty());
+		assertThat(this.locks.registrySize()).isZero();
+
+		for (int i = 0; i < 50; i++) {
+			abandoned.add(this.locks.tryAcquire("job:" + i, shortLease).orElseThrow());
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> abandoned.stream().noneMatch(LockHandle::isHeld));
+		this.locks.tryAcquire("other", LockOptions.ofTtl(LONG)).orElseThrow();
+		assertThat(this.locks.registrySize()).as("ended leases dropped when a lock is added").isOne();
+	}
+
+	@Test
+	void anUnrenewedLockExtendedByHandStaysListedPastItsFirstLease() throws Exception {
+		LockOptions shortLease = LockOptions.ofTtl(Duration.ofMillis(300)).withRenew(false);
+		LockHandle extended = this.locks.tryAcquire("job", shortLease).orElseThrow();
+		assertThat(extended.extend(LONG)).isTrue();
+		LockHandle witness = this.locks.tryAcquire("witness", shortLease).orElseThrow();
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> !witness.isHeld());
+		assertThat(this.locks.heldLocks()).extracting(LockInfo::key).containsExactly("job");
+	}
+
+	@Test
+	void optionsAreTheDefaultsTheServiceWasBuiltWith() {
+		LockOptions configured = LockOptions.ofTtl(Duration.ofSeconds(45)).withWaitTime(Duration.ofSeconds(10));
+
+		assertThat(newService(newServiceBuilder().options(configured)).options()).isEqualTo(configured);
+		assertThat(this.locks.options()).isEqualTo(LockOptions.ofTtl(Duration.ofSeconds(30)));
+	}
+
 }

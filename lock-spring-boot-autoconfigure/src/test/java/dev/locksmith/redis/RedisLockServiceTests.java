@@ -427,6 +427,25 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 			.withMessageStartingWith("waitTime must not be negative");
 	}
 
+	@Test
+	void aMinimumHoldLongerThanTheTtlOrNegativeIsRejected() {
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> LockOptions.ofTtl(Duration.ofSeconds(10)).withHoldAtLeast(Duration.ofSeconds(11)))
+			.withMessage("holdAtLeast must not exceed ttl, was PT11S with a ttl of PT10S");
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> LockOptions.ofTtl(LONG).withHoldAtLeast(Duration.ofMillis(-1)))
+			.withMessageStartingWith("holdAtLeast must not be negative");
+	}
+
+	@Test
+	void anEarlyReleaseWithAMinimumHoldLeavesTheLockToExpireAtTheMinimum() throws Exception {
+		LockHandle handle = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG).withHoldAtLeast(Duration.ofSeconds(5)))
+			.orElseThrow();
+		handle.close();
+
+		assertThat(Long.parseLong(redis.command("PTTL", "lock:{job}"))).isBetween(1L, 5001L);
+	}
+
 	private void warmUpScripts() throws Exception {
 		try (LockHandle handle = this.locks.tryAcquire("warm-up", LockOptions.ofTtl(LONG)).orElseThrow()) {
 			handle.extend(LONG);

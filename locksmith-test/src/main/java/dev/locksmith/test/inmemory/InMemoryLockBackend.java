@@ -62,6 +62,11 @@ public final class InMemoryLockBackend implements LockBackend {
 		return this.store.extend(leases).stream().map(CompletableFuture::completedFuture).toList();
 	}
 
+	@Override
+	public CompletableFuture<Boolean> isLocked(String key) {
+		return CompletableFuture.completedFuture(this.store.isLocked(key));
+	}
+
 	/** The notifications that wake the waiters of every engine on this store when a release hands them a lock. */
 	public ReleaseNotifications releaseNotifications() {
 		return this.notifications;

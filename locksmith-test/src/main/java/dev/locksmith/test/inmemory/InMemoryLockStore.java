@@ -111,6 +111,10 @@ final class InMemoryLockStore {
 			.toList());
 	}
 
+	boolean isLocked(String key) {
+		return guarded((now, handedOver) -> holder(key, now) != null);
+	}
+
 	int queueLength(String key) {
 		return guarded((now, handedOver) -> {
 			WaitQueue queue = this.queues.get(key);

@@ -104,9 +104,9 @@ class InMemoryLockStoreAutoConfigurationTests {
 		withLockedReport().run((context) -> {
 			LockService locks = context.getBean(LockService.class);
 			boolean freeInside = context.getBean(LockedReport.class)
-				.run(() -> locks.tryAcquire("report", LockOptions.defaults()).isPresent());
+				.run(() -> locks.tryAcquire("report", locks.options()).isPresent());
 			assertThat(freeInside).as("another owner is refused while the method runs").isFalse();
-			assertThat(locks.tryAcquire("report", LockOptions.defaults())).as("released afterwards").isPresent();
+			assertThat(locks.tryAcquire("report", locks.options())).as("released afterwards").isPresent();
 		});
 	}
 
