@@ -16,7 +16,6 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
-import org.springframework.format.annotation.DurationFormat;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringValueResolver;
@@ -102,10 +101,9 @@ public final class LockDefinitions {
 					where + ": holdAtLeast must not be negative, was '" + annotation.holdAtLeast() + "'");
 		}
 		if (holdAtLeast.compareTo(ttl) > 0) {
-			String ttlSource = annotation.ttl().isBlank() ? " (locksmith.default-ttl)" : "";
-			throw new IllegalStateException(where + ": holdAtLeast " + print(holdAtLeast) + " exceeds the ttl of "
-					+ print(ttl) + ttlSource + ", so the lock would end before its minimum hold; raise the ttl "
-					+ "or lower holdAtLeast");
+			String shownTtl = annotation.ttl().isBlank() ? ttl + " (locksmith.default-ttl)" : "'" + annotation.ttl() + "'";
+			throw new IllegalStateException(where + ": holdAtLeast '" + annotation.holdAtLeast() + "' exceeds the ttl "
+					+ shownTtl + ", so the lock would end before its minimum hold; raise the ttl or lower holdAtLeast");
 		}
 		if (annotation.onBusy() == OnBusy.SKIP && method.getReturnType().isPrimitive()
 				&& method.getReturnType() != void.class) {
@@ -142,10 +140,6 @@ public final class LockDefinitions {
 			throw new IllegalStateException(where + ": " + attribute + " " + shown
 					+ " is not a duration; use 500ms, 30s, PT1M or a placeholder", ex);
 		}
-	}
-
-	private static String print(Duration duration) {
-		return DurationFormatterUtils.print(duration, DurationFormat.Style.SIMPLE);
 	}
 
 	private String resolve(String where, String attribute, String text) {

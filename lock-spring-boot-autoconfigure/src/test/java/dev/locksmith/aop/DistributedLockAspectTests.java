@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -20,8 +21,12 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import reactor.core.publisher.Mono;
@@ -52,6 +57,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /** {@code @DistributedLock} on real Spring beans, proxies and a real Redis. */
+@ExtendWith(OutputCaptureExtension.class)
 class DistributedLockAspectTests {
 
 	@RegisterExtension
@@ -159,6 +165,37 @@ class DistributedLockAspectTests {
 			}
 			assertThat(context.getBean(CallLog.class).calls).isEmpty();
 		});
+	}
+
+	@Test
+	void aSkipIsLoggedAtDebugWithTheLockNameAndNeverTheKey(CapturedOutput output) {
+		LoggingSystem logging = LoggingSystem.get(getClass().getClassLoader());
+		logging.setLogLevel(LockAcquisition.class.getName(), LogLevel.DEBUG);
+		try {
+			this.runner.run((context) -> {
+				try (LockHandle held = otherInstance(context).acquire("invoice:secret-42", HOLD)) {
+					assertThat(context.getBean(Shop.class).skipInvoice("secret-42")).isNull();
+				}
+				assertThat(output).contains("Skipped Shop.skipInvoice(String): lock 'invoice' is busy")
+					.doesNotContain("secret-42");
+			});
+		}
+		finally {
+			logging.setLogLevel(LockAcquisition.class.getName(), null);
+		}
+	}
+
+	@Test
+	void annotatedMethodsAndTheProgrammaticOptionsShareTheConfiguredDefaults() {
+		this.runner.withPropertyValues("locksmith.default-ttl=45s", "locksmith.default-wait-time=10s")
+			.run((context) -> {
+				LockOptions configured = LockOptions.ofTtl(Duration.ofSeconds(45)).withWaitTime(Duration.ofSeconds(10));
+				LockDefinition ship = context.getBean(LockDefinitions.class)
+					.find(Shop.class.getMethod("ship", LockedServices.Order.class), Shop.class);
+
+				assertThat(context.getBean(LockService.class).options()).isEqualTo(configured);
+				assertThat(ship.options()).isEqualTo(configured);
+			});
 	}
 
 	@Test

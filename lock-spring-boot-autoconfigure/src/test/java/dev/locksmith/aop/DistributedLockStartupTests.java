@@ -50,7 +50,15 @@ class DistributedLockStartupTests {
 				Arguments.of(NameWithColon.class,
 						"@DistributedLock on NameWithColon.run(String): name must not contain ':', was 'billing:invoice'"),
 				Arguments.of(SkipReturningPrimitive.class,
-						"@DistributedLock on SkipReturningPrimitive.count(): onBusy = SKIP cannot return a int"));
+						"@DistributedLock on SkipReturningPrimitive.count(): onBusy = SKIP cannot return a int"),
+				Arguments.of(HoldLongerThanTtl.class, "@DistributedLock on HoldLongerThanTtl.run(): holdAtLeast '11s' "
+						+ "exceeds the ttl '10s', so the lock would end before its minimum hold"),
+				Arguments.of(HoldLongerThanDefaultTtl.class, "@DistributedLock on HoldLongerThanDefaultTtl.run(): "
+						+ "holdAtLeast '1m' exceeds the ttl PT30S (locksmith.default-ttl)"),
+				Arguments.of(NegativeHold.class,
+						"@DistributedLock on NegativeHold.run(): holdAtLeast must not be negative, was '-1s'"),
+				Arguments.of(HoldNotADuration.class,
+						"@DistributedLock on HoldNotADuration.run(): holdAtLeast 'soon' is not a duration"));
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -82,6 +90,38 @@ class DistributedLockStartupTests {
 	void theAspectCanBeSwitchedOff() {
 		runner().withPropertyValues("locksmith.aspect.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	static class HoldLongerThanTtl {
+
+		@DistributedLock(ttl = "10s", holdAtLeast = "11s")
+		public void run() {
+		}
+
+	}
+
+	static class HoldLongerThanDefaultTtl {
+
+		@DistributedLock(holdAtLeast = "1m")
+		public void run() {
+		}
+
+	}
+
+	static class NegativeHold {
+
+		@DistributedLock(holdAtLeast = "-1s")
+		public void run() {
+		}
+
+	}
+
+	static class HoldNotADuration {
+
+		@DistributedLock(holdAtLeast = "soon")
+		public void run() {
+		}
+
 	}
 
 	static class UnparsableKey {

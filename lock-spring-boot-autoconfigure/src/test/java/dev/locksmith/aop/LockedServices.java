@@ -141,6 +141,12 @@ final class LockedServices {
 			return "done " + id;
 		}
 
+		@DistributedLock(name = "invoice", key = "#id", onBusy = OnBusy.SKIP)
+		public String skipInvoice(String id) {
+			this.calls.add("skipInvoice " + id);
+			return "ran";
+		}
+
 		@DistributedLock(name = "report", onBusy = OnBusy.SKIP)
 		public String skipString() {
 			this.calls.add("skipString");
