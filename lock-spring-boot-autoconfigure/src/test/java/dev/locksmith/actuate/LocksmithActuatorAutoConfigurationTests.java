@@ -165,6 +165,21 @@ class LocksmithActuatorAutoConfigurationTests {
 	}
 
 	@Test
+	void anUnrenewedLeaseThatEndedLeavesTheHealthCountAndTheEndpoint() {
+		this.runner.run((context) -> {
+			LocksHealthIndicator health = context.getBean(LocksHealthIndicator.class);
+			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+			LockHandle handle = context.getBean(LockService.class)
+				.acquire("job", LockOptions.ofTtl(Duration.ofSeconds(5)).withRenew(false));
+			assertThat(health.health().getDetails()).containsEntry("held", 1);
+
+			await().atMost(Duration.ofSeconds(20)).until(() -> !handle.isHeld());
+			assertThat(health.health().getDetails()).containsEntry("held", 0);
+			assertThat(((InstanceLocks) endpoint.locks(null, SecurityContext.NONE)).locks()).isEmpty();
+		});
+	}
+
+	@Test
 	void aLostLeaseShowsInTheHealthAndTurnsItDownOnlyWhenConfigured() {
 		this.runner.run((context) -> {
 			LocksHealthIndicator indicator = context.getBean(LocksHealthIndicator.class);
