@@ -437,6 +437,7 @@ public abstract class LockServiceContractTests {
 
 		assertThat(handle.isHeld()).isFalse();
 		assertThat(this.locks.heldLocks()).isEmpty();
+		assertThat(other.isLocked("job")).isTrue();
 		assertThat(other.tryAcquire("job", LockOptions.ofTtl(LONG))).as("kept for the minimum hold").isEmpty();
 		await().atMost(Duration.ofSeconds(20))
 			.alias("freed by itself long before its 30s lease")
