@@ -240,6 +240,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+			// A shortened lease was sent already; only its answer goes unread.
 			if (holdLeft.isZero()) {
 				this.store.releaseInBackground(handle.keys(), handle.ownerToken());
 			}
