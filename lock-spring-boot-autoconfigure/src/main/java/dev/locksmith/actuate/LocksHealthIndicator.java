@@ -1,5 +1,7 @@
 package dev.locksmith.actuate;
 
+import java.util.Map;
+
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
@@ -8,8 +10,8 @@ import dev.locksmith.core.LockService;
 
 /**
  * The {@code locks} health contributor: UP while the store answers for locking, DOWN when it does
- * not. A lost lease alone turns it DOWN only when configured to. Details: store, held locks, leases
- * lost since start and the last loss.
+ * not. A lost lease alone turns it DOWN only when configured to. Details: store (and the state of each
+ * of its servers when it has several), held locks, leases lost since start and the last loss.
  *
  * @since 0.1.0
  */
@@ -40,6 +42,10 @@ public final class LocksHealthIndicator extends AbstractHealthIndicator {
 			builder.withDetail("lastLostLeaseAt", this.lostLeases.lastLoss());
 		}
 		builder.withDetail("store", this.administration.storeDescription());
+		Map<String, String> nodes = this.administration.nodeStates();
+		if (!nodes.isEmpty()) {
+			builder.withDetail("nodes", nodes);
+		}
 		this.administration.ping();
 		builder.withDetail("store", this.administration.storeDescription());
 		if (this.downOnLostLease && this.lostLeases.lostCount() > 0) {

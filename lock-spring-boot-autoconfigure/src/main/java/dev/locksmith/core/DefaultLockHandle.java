@@ -195,10 +195,11 @@ final class DefaultLockHandle implements LockHandle {
 
 	/**
 	 * Records a lease of {@code ttl} that the store granted for a request sent at {@code requestedAtNanos},
-	 * unless a later request set the current lease: the store applied that one last.
+	 * unless a later request set the current lease: the store applied that one last. It ends as early as
+	 * the engine's drift allowance, or the store's own, whichever is larger, asks.
 	 */
 	void leaseStarted(long requestedAtNanos, Duration ttl) {
-		Lease started = Lease.of(requestedAtNanos, ttl, this.driftAllowance);
+		Lease started = Lease.of(requestedAtNanos, ttl, this.service.driftAllowance(ttl, this.driftAllowance));
 		Lease kept = this.lease.accumulateAndGet(started,
 				(current, next) -> (current != null) ? current.later(next) : next);
 		if (kept == started) {

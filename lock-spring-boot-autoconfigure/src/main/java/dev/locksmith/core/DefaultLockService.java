@@ -278,6 +278,15 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return this.held.size();
 	}
 
+	/**
+	 * How much earlier than {@code ttl} after its request a lease counts as ended: {@code allowance}, or more
+	 * when the store says a lease of {@code ttl} is valid for less.
+	 */
+	Duration driftAllowance(Duration ttl, Duration allowance) {
+		Duration storeDrift = ttl.minus(this.store.validity(ttl));
+		return (storeDrift.compareTo(allowance) > 0) ? storeDrift : allowance;
+	}
+
 	/** What the renewal watchdog has on its hands. */
 	RenewalLoad renewalLoad() {
 		return (this.renewer != null) ? new RenewalLoad(this.renewer.size(), this.renewer.pendingTicks())

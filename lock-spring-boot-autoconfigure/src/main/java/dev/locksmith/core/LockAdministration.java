@@ -2,6 +2,7 @@ package dev.locksmith.core;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * SPI for operators: what the lock store holds for every instance, forced release, and a liveness
@@ -16,6 +17,14 @@ public interface LockAdministration {
 
 	/** Answers when the store can serve locks; throws {@link LockUnavailableException} otherwise. */
 	void ping();
+
+	/**
+	 * For a store of several servers, the state of each ({@code UP}, or {@code DOWN} with the reason) by
+	 * name, asked now; empty for a store that is one deployment.
+	 */
+	default Map<String, String> nodeStates() {
+		return Map.of();
+	}
 
 	/** The locks held in the store by any instance, at most {@code limit} of them. */
 	List<StoredLock> storedLocks(int limit);

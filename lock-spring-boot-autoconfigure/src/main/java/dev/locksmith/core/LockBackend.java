@@ -43,6 +43,15 @@ public interface LockBackend {
 	CompletableFuture<Boolean> isLocked(String key);
 
 	/**
+	 * How long the holder may count on a lease of {@code ttl} granted or extended for a request sent at
+	 * some moment, from that moment: less than {@code ttl} for a store of several servers whose clocks
+	 * may drift apart. The engine ends its local view of the lease after this long at most.
+	 */
+	default Duration validity(Duration ttl) {
+		return ttl;
+	}
+
+	/**
 	 * Outcome of one acquisition attempt.
 	 *
 	 * @param fencingTokens when granted, the fencing token of each key in order; empty when refused

@@ -84,6 +84,10 @@ final class StoreCalls {
 		return await(this.backend.isLocked(key), "lookup of " + LockKeys.describe(List.of(key)));
 	}
 
+	Duration validity(Duration ttl) {
+		return this.backend.validity(ttl);
+	}
+
 	private <T> T await(CompletableFuture<T> call, String what) throws InterruptedException {
 		return this.timeLimit.await(call, what);
 	}

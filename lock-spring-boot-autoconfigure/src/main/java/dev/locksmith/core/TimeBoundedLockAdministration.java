@@ -2,6 +2,7 @@ package dev.locksmith.core;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
@@ -44,6 +45,11 @@ public final class TimeBoundedLockAdministration implements LockAdministration, 
 			this.delegate.ping();
 			return true;
 		}, "ping");
+	}
+
+	@Override
+	public Map<String, String> nodeStates() {
+		return call(this.delegate::nodeStates, "check of the store's servers");
 	}
 
 	@Override
