@@ -21,6 +21,10 @@ final class LockScripts {
 
 	static final RedisScript<Long> FORCE_RELEASE = withHandOn("force-release.lua", Long.class);
 
+	static final RedisScript<Long> RAISE_FENCES = RedisScript.of(read("raise-fences.lua"), Long.class);
+
+	static final RedisScript<Long> ANNOUNCE_RELEASE = RedisScript.of(read("announce-release.lua"), Long.class);
+
 	/** The scripts that the lock engine runs on its hot path, loaded into Redis at startup. */
 	static final List<RedisScript<?>> HOT_PATH = List.of(ACQUIRE, RELEASE, EXTEND);
 

@@ -125,6 +125,40 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 		return extended;
 	}
 
+	/**
+	 * Raises the fencing counter of each key to at least its floor, where {@code ownerToken} still holds
+	 * every lock of {@code keys}: how a quorum of independent servers (Redlock) makes the nodes that
+	 * granted a lock remember the highest token any of them issued for it.
+	 * @param floors the lowest counter of each key, in the order of {@code keys}
+	 * @return whether the owner still held every lock; when not, no counter of its slot was changed
+	 */
+	public CompletableFuture<Boolean> raiseFencingTokens(List<String> keys, String ownerToken, List<Long> floors) {
+		CompletableFuture<Boolean> raised = CompletableFuture.completedFuture(true);
+		for (List<Integer> group : this.slots.partition(keys.stream().map(this.keys::lockKey).toList())) {
+			List<String> groupKeys = group.stream().map(keys::get).toList();
+			List<String> redisKeys = new ArrayList<>(groupKeys.size() * 2);
+			groupKeys.stream().map(this.keys::lockKey).forEach(redisKeys::add);
+			groupKeys.stream().map(this.keys::fenceKey).forEach(redisKeys::add);
+			List<String> args = new ArrayList<>(groupKeys.size() + 2);
+			args.add(ownerToken);
+			args.add(millis(FENCE_COUNTER_LIFETIME));
+			group.stream().map((i) -> Long.toString(floors.get(i))).forEach(args::add);
+			raised = raised.thenCombine(
+					call("fencing write-back", groupKeys, LockScripts.RAISE_FENCES, redisKeys, args, (held) -> held == 1L),
+					Boolean::logicalAnd);
+		}
+		return raised;
+	}
+
+	/**
+	 * Tells every waiter of {@code keys} to look again now, as a release notification that hands the
+	 * locks to nobody: for a store whose waiters stand in no queue (Redlock).
+	 */
+	public CompletableFuture<Void> announceRelease(List<String> keys) {
+		return call("release notice", keys, LockScripts.ANNOUNCE_RELEASE, List.of(),
+				keys.stream().map(this.keys::releaseChannel).toList(), (published) -> null);
+	}
+
 	@Override
 	public CompletableFuture<Boolean> isLocked(String key) {
 		return call("lookup", List.of(key), LockScripts.IS_LOCKED, List.of(this.keys.lockKey(key)), List.of(),
