@@ -1,0 +1,56 @@
+package dev.locksmith.redlock;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.redis.RedisReleaseNotifications;
+
+/**
+ * Release notifications from every Redlock server: a waiter watches its keys on each of them and looks
+ * again when any one announces a release, so a server that is down delays nobody. Each server has its
+ * own subscriber connection, dispatch thread and housekeeping thread.
+ *
+ * @since 0.1.0
+ */
+public final class RedlockReleaseNotifications implements ReleaseNotifications, DisposableBean {
+
+	private final List<RedisReleaseNotifications> servers;
+
+	public RedlockReleaseNotifications(List<? extends RedisConnectionFactory> servers, RedisLockKeys keys) {
+		this.servers = servers.stream().map((server) -> new RedisReleaseNotifications(server, keys)).toList();
+	}
+
+	@Override
+	public void listen(Listener listener) {
+		this.servers.forEach((server) -> server.listen(listener));
+	}
+
+	/** Watches the key on every server, all within {@code maxWait} together. */
+	@Override
+	public boolean watch(String key, Duration maxWait) {
+		long deadline = System.nanoTime() + maxWait.toNanos();
+		boolean began = false;
+		for (RedisReleaseNotifications server : this.servers) {
+			began |= server.watch(key, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+		}
+		return began;
+	}
+
+	@Override
+	public void unwatch(String key) {
+		this.servers.forEach((server) -> server.unwatch(key));
+	}
+
+	@Override
+	public void destroy() throws Exception {
+		for (RedisReleaseNotifications server : this.servers) {
+			server.destroy();
+		}
+	}
+
+}

@@ -1,0 +1,133 @@
+package dev.locksmith.redlock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import org.springframework.data.redis.connection.RedisPassword;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The independent Redis servers behind Redlock: one Lettuce connection factory per URL, apart from
+ * the application's own {@code spring.data.redis} connection, started and destroyed together. While a
+ * server is disconnected its commands fail at once instead of waiting for a reconnect.
+ *
+ * @since 0.1.0
+ */
+public final class RedlockServers implements AutoCloseable {
+
+	private final List<LettuceConnectionFactory> connectionFactories;
+
+	private RedlockServers(List<LettuceConnectionFactory> connectionFactories) {
+		this.connectionFactories = connectionFactories;
+	}
+
+	/**
+	 * Checks {@code urls} ({@code redis://[[user]:password@]host[:port][/database]}, or {@code rediss://}
+	 * for TLS) and makes a started connection factory for each; {@code source} names the setting in
+	 * error messages. Each command waits at most {@code commandTimeout}.
+	 * @throws IllegalArgumentException when there are not 3 or 5 URLs, one is malformed, or two name
+	 * the same server
+	 */
+	public static RedlockServers connect(List<String> urls, String source, Duration commandTimeout) {
+		List<RedisURI> servers = parse(requireRedlockCount(urls, source), source);
+		List<LettuceConnectionFactory> connectionFactories = new ArrayList<>(servers.size());
+		for (RedisURI server : servers) {
+			LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(standalone(server),
+					client(server, commandTimeout));
+			connectionFactory.afterPropertiesSet();
+			connectionFactory.start();
+			connectionFactories.add(connectionFactory);
+		}
+		return new RedlockServers(List.copyOf(connectionFactories));
+	}
+
+	/** The started connection factory of each server, in the order of the URLs. */
+	public List<LettuceConnectionFactory> connectionFactories() {
+		return this.connectionFactories;
+	}
+
+	@Override
+	public void close() {
+		this.connectionFactories.forEach(LettuceConnectionFactory::destroy);
+	}
+
+	/** Redlock runs on 3 or 5 servers: fewer has no majority that survives a failure, more only costs. */
+	static <T> List<T> requireRedlockCount(List<T> servers, String source) {
+		if (servers.size() != 3 && servers.size() != 5) {
+			throw new IllegalArgumentException(
+					source + " must name 3 or 5 independent Redis servers for Redlock, but names " + servers.size());
+		}
+		return servers;
+	}
+
+	private static List<RedisURI> parse(List<String> urls, String source) {
+		List<RedisURI> servers = new ArrayList<>(urls.size());
+		Map<String, Integer> seen = new HashMap<>();
+		for (int i = 0; i < urls.size(); i++) {
+			String where = source + "[" + i + "]";
+			RedisURI server = parse(urls.get(i), where);
+			String address = server.getHost() + ":" + server.getPort();
+			Integer same = seen.putIfAbsent(address, i);
+			if (same != null) {
+				throw new IllegalArgumentException(where + " names the same server as " + source + "[" + same + "] ("
+						+ address + "); Redlock needs independent servers");
+			}
+			servers.add(server);
+		}
+		return servers;
+	}
+
+	private static RedisURI parse(String url, String where) {
+		String hint = "; expected redis://[[user]:password@]host[:port][/database] or rediss://...";
+		if (url == null || !(url.startsWith("redis://") || url.startsWith("rediss://"))) {
+			throw new IllegalArgumentException(where + " must be a redis:// or rediss:// URL" + hint);
+		}
+		RedisURI server;
+		try {
+			server = RedisURI.create(url);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException(where + " is not a valid Redis URL: " + ex.getMessage() + hint, ex);
+		}
+		if (server.getHost() == null || server.getHost().isBlank()) {
+			throw new IllegalArgumentException(where + " names no host" + hint);
+		}
+		return server;
+	}
+
+	private static RedisStandaloneConfiguration standalone(RedisURI server) {
+		RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(server.getHost(),
+				server.getPort());
+		configuration.setDatabase(server.getDatabase());
+		if (server.getUsername() != null) {
+			configuration.setUsername(server.getUsername());
+		}
+		if (server.getPassword() != null) {
+			configuration.setPassword(RedisPassword.of(server.getPassword()));
+		}
+		return configuration;
+	}
+
+	private static LettuceClientConfiguration client(RedisURI server, Duration commandTimeout) {
+		ClientOptions options = ClientOptions.builder()
+			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+			.socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
+			.build();
+		LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration.builder()
+			.commandTimeout(commandTimeout)
+			.clientOptions(options);
+		if (server.isSsl()) {
+			client.useSsl();
+		}
+		return client.build();
+	}
+
+}

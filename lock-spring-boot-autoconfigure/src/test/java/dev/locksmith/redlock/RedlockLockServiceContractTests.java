@@ -1,0 +1,33 @@
+package dev.locksmith.redlock;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockServiceContractTests;
+
+/** The lock contract on Redlock over three real {@code redis-server} processes. */
+class RedlockLockServiceContractTests extends LockServiceContractTests {
+
+	@RegisterExtension
+	static final RedisServers servers = new RedisServers();
+
+	private final RedlockFixture redlock = new RedlockFixture();
+
+	/** Redlock's waiters stand in no queue: a release wakes them all and one of them wins. */
+	@Override
+	protected boolean servesWaitersInArrivalOrder() {
+		return false;
+	}
+
+	@Override
+	protected DefaultLockService.Builder newServiceBuilder() {
+		return this.redlock.serviceBuilder(servers.first(3));
+	}
+
+	@AfterEach
+	void closeConnections() throws Exception {
+		this.redlock.close();
+	}
+
+}
