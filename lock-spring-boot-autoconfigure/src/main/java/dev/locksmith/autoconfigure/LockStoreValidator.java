@@ -33,6 +33,8 @@ final class LockStoreValidator implements InitializingBean {
 		return switch (this.store) {
 			case REDIS -> "it needs a RedisConnectionFactory bean; add spring-boot-starter-data-redis and configure"
 					+ " spring.data.redis.*";
+			case REDLOCK -> "it needs Lettuce on the classpath (spring-boot-starter-data-redis) and the servers in "
+					+ LocksmithRedlockAutoConfiguration.NODES_PROPERTY;
 			case IN_MEMORY -> "it needs dev.locksmith:locksmith-test on the classpath, a test-scoped dependency"
 					+ " (the in-memory store is for single-JVM tests only)";
 		};

@@ -42,8 +42,9 @@ public class LocksmithProperties {
 	private @Nullable String instanceId;
 
 	/**
-	 * Where locks are kept: 'redis', the application's Redis; or 'in-memory', locks within this JVM
-	 * only, for tests (needs dev.locksmith:locksmith-test).
+	 * Where locks are kept: 'redis', the application's Redis; 'redlock', a majority of the independent
+	 * Redis servers in locksmith.redlock.nodes; or 'in-memory', locks within this JVM only, for tests
+	 * (needs dev.locksmith:locksmith-test).
 	 */
 	private Store store = Store.REDIS;
 
@@ -56,6 +57,8 @@ public class LocksmithProperties {
 	private final Actuator actuator = new Actuator();
 
 	private final Health health = new Health();
+
+	private final Redlock redlock = new Redlock();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -153,6 +156,10 @@ public class LocksmithProperties {
 
 	public Health getHealth() {
 		return this.health;
+	}
+
+	public Redlock getRedlock() {
+		return this.redlock;
 	}
 
 	private static Duration requireAtLeastOneMilli(String property, Duration duration) {
@@ -301,6 +308,40 @@ public class LocksmithProperties {
 
 	}
 
+	/** Redlock: one lock across several independent Redis servers, with {@code locksmith.store=redlock}. */
+	public static class Redlock {
+
+		/**
+		 * URLs of the 3 or 5 independent Redis servers (not replicas of one another), such as
+		 * redis://:secret@redis-a:6379; separate from spring.data.redis.
+		 */
+		private List<String> nodes = new ArrayList<>();
+
+		/**
+		 * Bound on each server's answer to one lock call; when unset, 5% of the lock's ttl, at least 20ms
+		 * and at most a quarter of locksmith.redis-timeout.
+		 */
+		private @Nullable Duration nodeTimeout;
+
+		public List<String> getNodes() {
+			return this.nodes;
+		}
+
+		public void setNodes(List<String> nodes) {
+			this.nodes = nodes;
+		}
+
+		public @Nullable Duration getNodeTimeout() {
+			return this.nodeTimeout;
+		}
+
+		public void setNodeTimeout(@Nullable Duration nodeTimeout) {
+			this.nodeTimeout = (nodeTimeout != null) ? requireAtLeastOneMilli("locksmith.redlock.node-timeout", nodeTimeout)
+					: null;
+		}
+
+	}
+
 	/** When the endpoint shows the key part of lock names, following Spring Boot's show-values model. */
 	public enum KeyVisibility {
 
@@ -318,8 +359,11 @@ public class LocksmithProperties {
 	/** Where locks are kept. */
 	public enum Store {
 
-		/** The application's Redis, through its RedisConnectionFactory. */
+		/** The application's Redis (standalone, Sentinel or Cluster), through its RedisConnectionFactory. */
 		REDIS,
+
+		/** A majority of the independent Redis servers in locksmith.redlock.nodes. */
+		REDLOCK,
 
 		/** This JVM's memory: no mutual exclusion between processes, so for tests only. */
 		IN_MEMORY

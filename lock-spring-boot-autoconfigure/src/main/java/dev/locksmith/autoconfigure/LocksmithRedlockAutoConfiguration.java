@@ -1,0 +1,89 @@
+package dev.locksmith.autoconfigure;
+
+import java.time.Duration;
+
+import io.lettuce.core.RedisClient;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.core.TimeBoundedLockAdministration;
+import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.redlock.RedlockLockAdministration;
+import dev.locksmith.redlock.RedlockLockBackend;
+import dev.locksmith.redlock.RedlockReleaseNotifications;
+import dev.locksmith.redlock.RedlockServers;
+
+/**
+ * Auto-configures the Redlock store when {@code locksmith.store=redlock}: its own connections to the
+ * servers of {@code locksmith.redlock.nodes}, checked at startup, and the {@link RedisLockKeys} that name
+ * the keys on every server. It needs no {@code RedisConnectionFactory}: the engine of
+ * {@link LocksmithAutoConfiguration} serves this store while its Redis store beans stay off.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(before = LocksmithAutoConfiguration.class)
+@ConditionalOnClass({ LettuceConnectionFactory.class, RedisClient.class })
+@ConditionalOnBooleanProperty(name = "locksmith.enabled", matchIfMissing = true)
+@ConditionalOnLockStore(LocksmithProperties.Store.REDLOCK)
+@EnableConfigurationProperties(LocksmithProperties.class)
+public final class LocksmithRedlockAutoConfiguration {
+
+	static final String NODES_PROPERTY = "locksmith.redlock.nodes";
+
+	@Bean
+	@ConditionalOnMissingBean
+	RedisLockKeys redisLockKeys(LocksmithProperties properties) {
+		return new RedisLockKeys(properties.getKeyPrefix());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RedlockServers redlockServers(LocksmithProperties properties) {
+		return RedlockServers.connect(properties.getRedlock().getNodes(), NODES_PROPERTY, maxNodeTimeout(properties));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(LockBackend.class)
+	RedlockLockBackend lockBackend(RedlockServers servers, RedisLockKeys keys, LocksmithProperties properties) {
+		RedlockLockBackend.Builder builder = RedlockLockBackend.builder(servers.connectionFactories(), keys)
+			.maxNodeTimeout(maxNodeTimeout(properties));
+		Duration nodeTimeout = properties.getRedlock().getNodeTimeout();
+		if (nodeTimeout != null) {
+			builder.nodeTimeout(nodeTimeout);
+		}
+		RedlockLockBackend backend = builder.build();
+		backend.warmUp();
+		return backend;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockAdministration lockAdministration(RedlockServers servers, RedisLockKeys keys, LocksmithProperties properties) {
+		return new TimeBoundedLockAdministration(
+				new RedlockLockAdministration(servers.connectionFactories(), keys, maxNodeTimeout(properties)),
+				properties.getRedisTimeout());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(ReleaseNotifications.class)
+	@ConditionalOnProperty(name = "locksmith.wait.strategy", havingValue = "pubsub", matchIfMissing = true)
+	RedlockReleaseNotifications redlockReleaseNotifications(RedlockServers servers, RedisLockKeys keys) {
+		return new RedlockReleaseNotifications(servers.connectionFactories(), keys);
+	}
+
+	/** A whole acquisition (grants, fencing write-back, release when refused) fits in the store timeout. */
+	private static Duration maxNodeTimeout(LocksmithProperties properties) {
+		Duration quarter = properties.getRedisTimeout().dividedBy(4);
+		return (quarter.toMillis() < 1) ? Duration.ofMillis(1) : quarter;
+	}
+
+}
