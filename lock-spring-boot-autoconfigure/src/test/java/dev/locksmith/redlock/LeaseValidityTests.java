@@ -5,9 +5,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
@@ -17,22 +15,12 @@ import static dev.locksmith.redlock.RedlockFixture.KEYS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Redlock's validity {@code ttl - elapsed - drift}, with the elapsed time set by an injected clock. */
-class LeaseValidityTests {
+class LeaseValidityTests extends RedlockTestSupport {
 
 	private static final Duration TTL = Duration.ofSeconds(1);
 
 	/** 1% of the ttl plus 2ms. */
 	private static final Duration VALIDITY = Duration.ofMillis(988);
-
-	@RegisterExtension
-	static final RedisServers servers = new RedisServers();
-
-	private final RedlockFixture redlock = new RedlockFixture();
-
-	@AfterEach
-	void close() throws Exception {
-		this.redlock.close();
-	}
 
 	@Test
 	void theDriftIsOnePercentOfTheTtlPlusTwoMilliseconds() {

@@ -8,9 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,21 +28,7 @@ import static org.awaitility.Awaitility.await;
  * Redlock's quorum on real {@code redis-server} processes: which servers must grant, what a refused or
  * failed attempt leaves behind, and how locking rides out servers that die or freeze.
  */
-class RedlockQuorumTests {
-
-	private static final LockOptions LONG = LockOptions.ofTtl(Duration.ofSeconds(30));
-
-	private static final String FOREIGN = "another-instance:0";
-
-	@RegisterExtension
-	static final RedisServers servers = new RedisServers();
-
-	private final RedlockFixture redlock = new RedlockFixture();
-
-	@AfterEach
-	void close() throws Exception {
-		this.redlock.close();
-	}
+class RedlockQuorumTests extends RedlockTestSupport {
 
 	/** Every subset of 3 and of 5 servers, as a bit mask of those where another owner holds the lock. */
 	static Stream<Arguments> foreignHolders() {
