@@ -69,7 +69,8 @@ public final class LocksmithRedlockAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockAdministration lockAdministration(RedlockServers servers, RedisLockKeys keys, LocksmithProperties properties) {
 		return new TimeBoundedLockAdministration(
-				new RedlockLockAdministration(servers.connectionFactories(), keys, maxNodeTimeout(properties)),
+				new RedlockLockAdministration(servers.connectionFactories(), keys,
+						properties.getRedisTimeout().dividedBy(2)),
 				properties.getRedisTimeout());
 	}
 

@@ -68,12 +68,13 @@ record NodeAnswer<T>(int index, String node, @Nullable T value, @Nullable Throwa
 	private static String failures(List<? extends NodeAnswer<?>> answers) {
 		return answers.stream()
 			.filter((answer) -> !answer.answered())
-			.map((answer) -> answer.node() + " " + describe(answer.failure()))
+			.map((answer) -> answer.node() + " " + answer.problem())
 			.collect(Collectors.joining(", "));
 	}
 
-	private static String describe(@Nullable Throwable failure) {
-		return (failure instanceof TimeoutException) ? "timed out" : "failed (" + failure + ")";
+	/** Why the server gave no answer: {@code timed out}, or {@code failed (<error>)}. */
+	String problem() {
+		return (this.failure instanceof TimeoutException) ? "timed out" : "failed (" + this.failure + ")";
 	}
 
 	private static <N, T> CompletableFuture<T> send(N node, Function<N, CompletableFuture<T>> call) {

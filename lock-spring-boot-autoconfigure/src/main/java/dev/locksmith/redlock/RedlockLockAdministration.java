@@ -69,7 +69,7 @@ public final class RedlockLockAdministration implements LockAdministration, Auto
 		}, "ping");
 	}
 
-	/** {@code UP}, or {@code DOWN} with the reason, for each server by {@code host:port}. */
+	/** {@code UP}, or {@code DOWN (timed out)} or {@code DOWN (failed (<error>))}, for each server by {@code host:port}. */
 	@Override
 	public Map<String, String> nodeStates() {
 		Map<String, String> states = new LinkedHashMap<>();
@@ -77,7 +77,7 @@ public final class RedlockLockAdministration implements LockAdministration, Auto
 			server.administration().ping();
 			return true;
 		})) {
-			states.put(answer.node(), answer.answered() ? "UP" : "DOWN (" + answer.failure() + ")");
+			states.put(answer.node(), answer.answered() ? "UP" : "DOWN (" + answer.problem() + ")");
 		}
 		return states;
 	}

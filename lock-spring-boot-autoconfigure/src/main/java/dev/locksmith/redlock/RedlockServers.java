@@ -1,5 +1,7 @@
 package dev.locksmith.redlock;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -90,17 +92,16 @@ public final class RedlockServers implements AutoCloseable {
 		if (url == null || !(url.startsWith("redis://") || url.startsWith("rediss://"))) {
 			throw new IllegalArgumentException(where + " must be a redis:// or rediss:// URL" + hint);
 		}
-		RedisURI server;
 		try {
-			server = RedisURI.create(url);
+			URI uri = new URI(url);
+			if (uri.getHost() == null) {
+				throw new IllegalArgumentException("no host, or a port that is not a number");
+			}
+			return RedisURI.create(uri);
 		}
-		catch (IllegalArgumentException ex) {
+		catch (URISyntaxException | IllegalArgumentException ex) {
 			throw new IllegalArgumentException(where + " is not a valid Redis URL: " + ex.getMessage() + hint, ex);
 		}
-		if (server.getHost() == null || server.getHost().isBlank()) {
-			throw new IllegalArgumentException(where + " names no host" + hint);
-		}
-		return server;
 	}
 
 	private static RedisStandaloneConfiguration standalone(RedisURI server) {

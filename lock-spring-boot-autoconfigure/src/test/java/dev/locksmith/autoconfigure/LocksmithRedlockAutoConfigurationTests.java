@@ -1,0 +1,134 @@
+package dev.locksmith.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.locksmith.actuate.LocksHealthIndicator;
+import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockService;
+import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.redis.RedisLockBackend;
+import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.redlock.RedlockLockBackend;
+import dev.locksmith.redlock.RedlockReleaseNotifications;
+import dev.locksmith.testing.RedisServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The Redlock auto-configuration: when it applies, what it builds, and how bad settings stop the startup. */
+class LocksmithRedlockAutoConfigurationTests {
+
+	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
+
+	private static List<RedisServer> servers;
+
+	/** No Redis listens at spring.data.redis: Redlock must not need the application's own Redis. */
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LocksmithAutoConfiguration.class,
+				LocksmithRedlockAutoConfiguration.class, LocksmithActuatorAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.port=" + RedisServer.freePort(), "locksmith.redis-timeout=1s");
+
+	@BeforeAll
+	static void startServers() {
+		servers = IntStream.range(0, 3).mapToObj((i) -> RedisServer.start()).toList();
+	}
+
+	@AfterAll
+	static void stopServers() {
+		servers.forEach(RedisServer::close);
+	}
+
+	@Test
+	void locksOnEveryConfiguredServerWithLocksmithStoreRedlock() {
+		this.runner.withPropertyValues("locksmith.store=redlock", nodes(servers)).run((context) -> {
+			assertThat(context).hasSingleBean(LockService.class);
+			assertThat(context.getBean(LockBackend.class)).isInstanceOf(RedlockLockBackend.class);
+			assertThat(context.getBean(ReleaseNotifications.class)).isInstanceOf(RedlockReleaseNotifications.class);
+			context.getBean(LockService.class).runLocked("orders:1", LockOptions.ofTtl(Duration.ofSeconds(30)),
+					() -> assertThat(servers).allSatisfy(
+							(server) -> assertThat(server.command("EXISTS", KEYS.lockKey("orders:1"))).isEqualTo("1")));
+		});
+	}
+
+	@Test
+	void keepsTheApplicationsRedisUnlessLocksmithStoreIsRedlock() {
+		this.runner.withPropertyValues(nodes(servers))
+			.run((context) -> assertThat(context.getBean(LockBackend.class)).isInstanceOf(RedisLockBackend.class));
+	}
+
+	@Test
+	void healthShowsEachServerAndTurnsDownWithoutAQuorum() {
+		List<RedisServer> own = IntStream.range(0, 3).mapToObj((i) -> RedisServer.start()).toList();
+		try {
+			this.runner.withPropertyValues("locksmith.store=redlock", nodes(own)).run((context) -> {
+				LocksHealthIndicator indicator = context.getBean(LocksHealthIndicator.class);
+				await("the first connections").until(() -> indicator.health().getStatus().equals(Status.UP));
+				Health all = indicator.health();
+				assertThat(all.getDetails()).containsEntry("store", "redlock (quorum 2 of 3)");
+				assertThat(nodeStates(all)).hasSize(3).allSatisfy((node, state) -> assertThat(state).isEqualTo("UP"));
+
+				own.get(0).kill();
+				Health one = indicator.health();
+				assertThat(one.getStatus()).isEqualTo(Status.UP);
+				assertThat(nodeStates(one).get("127.0.0.1:" + own.get(0).port())).startsWith("DOWN");
+
+				own.get(1).kill();
+				Health none = indicator.health();
+				assertThat(none.getStatus()).isEqualTo(Status.DOWN);
+				assertThat(nodeStates(none).get("127.0.0.1:" + own.get(2).port())).isEqualTo("UP");
+				assertThat(none.getDetails().get("error").toString()).contains("Only 1 of 3", "a quorum needs 2");
+			});
+		}
+		finally {
+			own.forEach(RedisServer::close);
+		}
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			redis://localhost:1,redis://localhost:2 | locksmith.redlock.nodes must name 3 or 5 independent Redis servers | names 2
+			'' | locksmith.redlock.nodes must name 3 or 5 | names 0
+			redis://a:1,localhost:6379,redis://c:1 | locksmith.redlock.nodes[1] must be a redis:// or rediss:// URL | expected redis://
+			redis://a:1,redis://b:1,redis://a:1 | locksmith.redlock.nodes[2] names the same server as locksmith.redlock.nodes[0] | a:1
+			redis://a:1,redis://b:x,redis://c:1 | locksmith.redlock.nodes[1] is not a valid Redis URL | expected redis://
+			""")
+	void badNodesStopTheStartupNamingTheProperty(String urls, String message, String detail) {
+		this.runner.withPropertyValues("locksmith.store=redlock", "locksmith.redlock.nodes=" + urls).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasStackTraceContaining(message).hasStackTraceContaining(detail);
+		});
+	}
+
+	@Test
+	void aZeroNodeTimeoutStopsTheStartupNamingTheProperty() {
+		this.runner.withPropertyValues("locksmith.store=redlock", nodes(servers), "locksmith.redlock.node-timeout=0ms")
+			.run((context) -> assertThat(context.getStartupFailure())
+				.hasStackTraceContaining("locksmith.redlock.node-timeout must be at least 1ms"));
+	}
+
+	private static String nodes(List<RedisServer> servers) {
+		return "locksmith.redlock.nodes=" + String.join(",",
+				servers.stream().map((server) -> "redis://127.0.0.1:" + server.port()).toList());
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, String> nodeStates(Health health) {
+		return (Map<String, String>) health.getDetails().get("nodes");
+	}
+
+}
