@@ -61,11 +61,13 @@ public final class RedlockLockBackend implements LockBackend, AutoCloseable {
 
 	/**
 	 * Connects to every server and loads the scripts, in the background, so that the first lock call
-	 * pays for neither within its short node timeout. A failure is only logged.
+	 * pays for neither within its short node timeout. Completes when every server is done or failed; a
+	 * failure is only logged, and that server's first lock call connects instead.
 	 */
 	public CompletableFuture<Void> warmUp() {
-		return CompletableFuture
-			.allOf(this.nodes.stream().map((node) -> node.locks().warmUp()).toArray(CompletableFuture[]::new));
+		return CompletableFuture.allOf(this.nodes.stream()
+			.map((node) -> node.locks().warmUp().handle((done, failure) -> null))
+			.toArray(CompletableFuture[]::new));
 	}
 
 	@Override
