@@ -195,11 +195,15 @@ final class DefaultLockHandle implements LockHandle {
 
 	/**
 	 * Records a lease of {@code ttl} that the store granted for a request sent at {@code requestedAtNanos},
-	 * unless a later request set the current lease: the store applied that one last. It ends as early as
-	 * the engine's drift allowance, or the store's own, whichever is larger, asks.
+	 * unless a later request set the current lease: the store applied that one last.
 	 */
 	void leaseStarted(long requestedAtNanos, Duration ttl) {
-		Lease started = Lease.of(requestedAtNanos, ttl, this.service.driftAllowance(ttl, this.driftAllowance));
+		leaseStarted(requestedAtNanos, ttl, this.driftAllowance);
+	}
+
+	/** Records a lease of {@code ttl} as {@link #leaseStarted(long, Duration)}, ending {@code driftAllowance} early. */
+	void leaseStarted(long requestedAtNanos, Duration ttl, Duration driftAllowance) {
+		Lease started = Lease.of(requestedAtNanos, ttl, driftAllowance);
 		Lease kept = this.lease.accumulateAndGet(started,
 				(current, next) -> (current != null) ? current.later(next) : next);
 		if (kept == started) {

@@ -211,7 +211,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			return new Attempt(null, result.retryAfter());
 		}
 		DefaultLockHandle handle = new DefaultLockHandle(this, keys, ownerToken, result.fencingTokens(), options.ttl(),
-				this.driftAllowance, sentAt, options.holdAtLeast());
+				driftAllowance(options.ttl()), sentAt, options.holdAtLeast());
 		this.held.add(handle);
 		if (options.renew() && this.renewer != null) {
 			this.renewer.register(handle);
@@ -258,7 +258,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			throw new LockUnavailableException("Interrupted while extending lock '" + handle.key() + "'", ex);
 		}
 		if (extended) {
-			handle.leaseStarted(sentAt, ttl);
+			handle.leaseStarted(sentAt, ttl, driftAllowance(ttl));
 			if (this.renewer != null) {
 				this.renewer.rescheduled(handle);
 			}
@@ -279,12 +279,12 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	}
 
 	/**
-	 * How much earlier than {@code ttl} after its request a lease counts as ended: {@code allowance}, or more
-	 * when the store says a lease of {@code ttl} is valid for less.
+	 * How much earlier than {@code ttl} after its request a lease counts as ended: the drift allowance, or
+	 * more when the store says a lease of {@code ttl} is valid for less.
 	 */
-	Duration driftAllowance(Duration ttl, Duration allowance) {
+	private Duration driftAllowance(Duration ttl) {
 		Duration storeDrift = ttl.minus(this.store.validity(ttl));
-		return (storeDrift.compareTo(allowance) > 0) ? storeDrift : allowance;
+		return (storeDrift.compareTo(this.driftAllowance) > 0) ? storeDrift : this.driftAllowance;
 	}
 
 	/** What the renewal watchdog has on its hands. */
