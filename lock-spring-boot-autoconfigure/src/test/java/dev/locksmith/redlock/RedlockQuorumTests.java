@@ -66,6 +66,37 @@ class RedlockQuorumTests extends RedlockTestSupport {
 		}
 	}
 
+	@ParameterizedTest(name = "{0} servers, held elsewhere on mask {1}")
+	@MethodSource("foreignHolders")
+	void isLockedExactlyWhenAMajorityOfTheServersHoldTheKey(int count, int foreignMask) throws Exception {
+		List<RedisServer> nodes = servers.first(count);
+		for (int i = 0; i < count; i++) {
+			if (isForeign(foreignMask, i)) {
+				nodes.get(i).command("SET", KEYS.lockKey("job"), FOREIGN, "PX", "30000");
+			}
+		}
+		boolean heldByMajority = Integer.bitCount(foreignMask) > count / 2;
+
+		assertThat(this.redlock.service(nodes).isLocked("job")).isEqualTo(heldByMajority);
+	}
+
+	@Test
+	void isLockedSeesAnotherOwnersLockWhileAQuorumAnswersAndFailsClosedWithout() throws Exception {
+		List<RedisServer> nodes = servers.first(3);
+		DefaultLockService holder = this.redlock.service(nodes);
+		DefaultLockService other = this.redlock.service(nodes);
+		holder.tryAcquire("job", LONG).orElseThrow();
+		nodes.get(0).kill();
+
+		assertThat(other.isLocked("job")).as("two of three servers answer").isTrue();
+		assertThat(other.isLocked("other-job")).isFalse();
+
+		nodes.get(1).kill();
+		assertThatExceptionOfType(LockUnavailableException.class).isThrownBy(() -> other.isLocked("job"))
+			.withMessageContaining("Only 1 of 3 Redis servers answered the lookup of 'job'")
+			.withMessageContaining("a quorum needs 2");
+	}
+
 	@Test
 	void severalKeysAreGrantedAllOrNothingOnEachServerAndByQuorum() throws Exception {
 		List<RedisServer> nodes = servers.first(3);
