@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
+import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,9 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.actuate.LocksHealthIndicator;
 import dev.locksmith.core.LockBackend;
@@ -43,6 +46,10 @@ class LocksmithRedlockAutoConfigurationTests {
 				LocksmithRedlockAutoConfiguration.class, LocksmithActuatorAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + RedisServer.freePort(), "locksmith.redis-timeout=1s");
 
+	/** Neither spring.data.redis nor its auto-configuration: no RedisConnectionFactory at all. */
+	private final ApplicationContextRunner withoutDataRedis = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class, LocksmithRedlockAutoConfiguration.class));
+
 	@BeforeAll
 	static void startServers() {
 		servers = IntStream.range(0, 3).mapToObj((i) -> RedisServer.start()).toList();
@@ -63,6 +70,30 @@ class LocksmithRedlockAutoConfigurationTests {
 					() -> assertThat(servers).allSatisfy(
 							(server) -> assertThat(server.command("EXISTS", KEYS.lockKey("orders:1"))).isEqualTo("1")));
 		});
+	}
+
+	@Test
+	void startsWithoutTheApplicationsRedis() {
+		this.withoutDataRedis.withPropertyValues("locksmith.store=redlock", nodes(servers)).run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(RedisConnectionFactory.class);
+				assertThat(context.getBean(LockBackend.class)).isInstanceOf(RedlockLockBackend.class);
+				LockService locks = context.getBean(LockService.class);
+				locks.runLocked("orders:2", locks.options(), () -> assertThat(servers).allSatisfy(
+						(server) -> assertThat(server.command("EXISTS", KEYS.lockKey("orders:2"))).isEqualTo("1")));
+			});
+	}
+
+	@Test
+	void withoutLettuceStopsTheStartupSayingWhatItNeeds() {
+		this.withoutDataRedis
+			.withClassLoader(new FilteredClassLoader(RedisClient.class))
+			.withPropertyValues("locksmith.store=redlock", nodes(servers))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure())
+					.hasStackTraceContaining("No LockService could be set up for locksmith.store=redlock")
+					.hasStackTraceContaining("locksmith.redlock.nodes");
+			});
 	}
 
 	@Test
