@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import dev.locksmith.core.LockEventListener;
 import dev.locksmith.core.LockLostEvent;
+import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * Counts what the engine does in the background: {@code locksmith.lost} (leases lost before release,

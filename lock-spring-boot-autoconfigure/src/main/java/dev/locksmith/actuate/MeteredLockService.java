@@ -13,6 +13,7 @@ import dev.locksmith.core.LockInfo;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * Decorator that measures a {@link LockService}: the {@code locksmith.acquire} timer by lock name and

@@ -14,6 +14,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockService;
+import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * The {@code locks} endpoint with forced release, {@code DELETE /actuator/locks/{key}}: present only
@@ -38,7 +39,8 @@ public class ReleasingLocksEndpoint extends LocksEndpoint {
 		Principal principal = securityContext.getPrincipal();
 		String who = (principal != null) ? principal.getName() : "an anonymous caller";
 		boolean released = administration().forceRelease(key);
-		logger.warn("Forced release of lock '" + key + "' requested by " + who + " through the locks endpoint: "
+		logger.warn("Forced release of lock '" + KeyMasking.mask(key) + "' requested by " + who
+				+ " through the locks endpoint: "
 				+ (released ? "released" : "no such lock"));
 		return Map.of("key", key, "released", released);
 	}

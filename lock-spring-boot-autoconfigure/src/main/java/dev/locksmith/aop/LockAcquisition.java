@@ -18,6 +18,7 @@ import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockContext;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockService;
+import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * Acquires the locks of an annotated call: keys that the running call already holds get one more
@@ -129,7 +130,7 @@ final class LockAcquisition {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new DistributedLockException("Interrupted while " + definition.method() + " waited for lock "
-					+ String.join(",", keys), ex);
+					+ KeyMasking.mask(keys.get(0)), ex);
 		}
 	}
 

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
 import dev.locksmith.core.Waiters.Waiter;
+import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * The lock engine: grants locks through a {@link LockBackend}, queues this process's waiters and
@@ -235,8 +236,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			}
 		}
 		catch (LockUnavailableException ex) {
-			logger.log(Level.WARNING, "Could not release lock '" + handle.key() + "'; it frees itself when its lease ends",
-					ex);
+			logger.log(Level.WARNING, "Could not release lock '" + KeyMasking.mask(handle.key())
+					+ "'; it frees itself when its lease ends", ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -255,7 +256,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new LockUnavailableException("Interrupted while extending lock '" + handle.key() + "'", ex);
+			throw new LockUnavailableException(
+					"Interrupted while extending lock '" + KeyMasking.mask(handle.key()) + "'", ex);
 		}
 		if (extended) {
 			handle.leaseStarted(sentAt, ttl);
@@ -289,8 +291,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			forget(handle);
 			Instant detectedAt = Instant.now();
 			handle.fencingTokens().forEach((key, token) -> {
-				logger.log(Level.WARNING,
-						"Lost the lease of lock '" + key + "' (fencing token " + token + ") before its release");
+				logger.log(Level.WARNING, "Lost the lease of lock '" + KeyMasking.mask(key) + "' (fencing token " + token
+						+ ") before its release");
 				this.events.leaseLost(new LockLostEvent(key, token, detectedAt));
 			});
 		}
