@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -75,7 +76,8 @@ class DistributedLockAspectTests {
 		this.runner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
 					LocksmithAutoConfiguration.class, LocksmithAopAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.port=" + this.redis.port(), "shop.lease=2s")
+			.withPropertyValues("spring.data.redis.port=" + this.redis.port(), "shop.lease=2s",
+					"shop.wait=1500ms")
 			.withUserConfiguration(Services.class);
 	}
 
@@ -314,6 +316,15 @@ class DistributedLockAspectTests {
 	void ttlPlaceholdersAreResolvedFromTheEnvironment() {
 		// The lease as this process counts it: 2s from before the grant, less the drift allowance.
 		this.runner.run((context) -> assertThat(context.getBean(Shop.class).leaseMillis()).isBetween(1000L, 2000L));
+	}
+
+	@Test
+	void waitTimePlaceholdersAreResolvedFromTheEnvironment() {
+		this.runner.run((context) -> {
+			Class<?> shop = AopUtils.getTargetClass(context.getBean(Shop.class));
+			LockDefinition patient = context.getBean(LockDefinitions.class).find(shop.getMethod("patient"), shop);
+			assertThat(patient.options().waitTime()).isEqualTo(Duration.ofMillis(1500));
+		});
 	}
 
 	@Test
