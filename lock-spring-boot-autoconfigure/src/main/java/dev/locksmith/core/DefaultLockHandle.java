@@ -15,6 +15,8 @@ import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.locksmith.core.internal.KeyMasking;
+
 /**
  * The engine's {@link LockHandle}, for one key or for several granted together: tracks the lease on
  * the local monotonic clock, never the wall clock, and counts holds: this handle is the first, each
@@ -111,7 +113,7 @@ final class DefaultLockHandle implements LockHandle {
 	@Override
 	public LockHandle hold() {
 		if (this.holds.getAndUpdate((count) -> (count > 0) ? count + 1 : count) == 0) {
-			throw new IllegalStateException("Lock '" + key() + "' was already released");
+			throw new IllegalStateException("Lock '" + KeyMasking.mask(key()) + "' was already released");
 		}
 		if (this.state.get() == State.LOST) {
 			dropHold();
