@@ -135,10 +135,10 @@ public abstract class LockServiceContractTests {
 		assertThat(this.locks.heldLocks()).allSatisfy(
 				(lock) -> assertThat(lock.fencingToken()).isEqualTo(both.fencingToken(lock.key())));
 		assertThatIllegalStateException().isThrownBy(both::fencingToken)
-			.withMessageContaining("[account:a, account:b]")
+			.withMessageContaining("'account:******', 'account:******'")
 			.withMessageContaining("fencingToken(key)");
 		assertThatIllegalArgumentException().isThrownBy(() -> both.fencingToken("account:c"))
-			.withMessageContaining("'account:c'");
+			.withMessageContaining("does not hold key 'account:******'");
 		both.close();
 		try (LockHandle a = newService().tryAcquire("account:a", LockOptions.ofTtl(LONG)).orElseThrow()) {
 			assertThat(a.fencingToken()).isEqualTo(a.fencingToken("account:a"))

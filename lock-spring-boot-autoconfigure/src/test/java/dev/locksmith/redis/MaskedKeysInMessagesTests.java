@@ -110,6 +110,17 @@ class MaskedKeysInMessagesTests {
 	}
 
 	@Test
+	void askingALockOfSeveralKeysForTheWrongTokenNamesTheKeysMasked() throws Exception {
+		try (LockHandle both = this.locks.tryAcquireAll(List.of(KEY, "invoice:secret-4712"), OPTIONS).orElseThrow()) {
+			assertThatExceptionOfType(IllegalStateException.class).isThrownBy(both::fencingToken)
+				.withMessageStartingWith("Lock of keys 'invoice:******', 'invoice:******' has a fencing token per key");
+			assertThatExceptionOfType(IllegalArgumentException.class)
+				.isThrownBy(() -> both.fencingToken("invoice:secret-4713"))
+				.withMessage("Lock of keys 'invoice:******', 'invoice:******' does not hold key 'invoice:******'");
+		}
+	}
+
+	@Test
 	void aStoreThatDoesNotAnswerNamesTheKeyMasked() throws Exception {
 		this.locks.tryAcquire("warm-up", OPTIONS).orElseThrow().close();
 		RedisServer redis = redisServer.server();
