@@ -94,7 +94,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new LockUnavailableException("Interrupted while asking whether '" + key + "' is locked", ex);
+			throw new LockUnavailableException(
+					"Interrupted while asking whether '" + KeyMasking.mask(key) + "' is locked", ex);
 		}
 	}
 
