@@ -1,8 +1,11 @@
 package dev.locksmith.actuate;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * Hides the user data in lock keys: a key {@code <name>:<value>} shows as {@code <name>:******},
- * so operators see which lock without seeing whose.
+ * Hides the user data in lock keys. A key that starts with its lock's name and {@code ':'}, as the keys
+ * of {@code @DistributedLock} do, shows as {@code <name>:******}, so operators see which lock without
+ * seeing whose; any other key, or a key whose name is not known, shows as {@code ******}.
  */
 final class KeyMasking {
 
@@ -11,18 +14,11 @@ final class KeyMasking {
 	private KeyMasking() {
 	}
 
-	static String mask(String key, boolean show) {
+	static String mask(@Nullable String name, String key, boolean show) {
 		if (show) {
 			return key;
 		}
-		int separator = key.indexOf(':');
-		return (separator >= 0) ? key.substring(0, separator + 1) + MASK : key;
-	}
-
-	/** The lock name: the part of the key before the first {@code ':'}. */
-	static String nameOf(String key) {
-		int separator = key.indexOf(':');
-		return (separator >= 0) ? key.substring(0, separator) : key;
+		return (name != null && key.startsWith(name + ":")) ? name + ":" + MASK : MASK;
 	}
 
 }

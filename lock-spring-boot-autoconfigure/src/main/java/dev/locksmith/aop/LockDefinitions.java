@@ -111,7 +111,7 @@ public final class LockDefinitions {
 					+ "; return a wrapper, an Optional or void");
 		}
 		return new LockDefinition(describe(specific, targetClass), name, keyExpression(where, annotation.key()),
-				annotation.key(), new LockOptions(ttl, waitTime, annotation.renew(), holdAtLeast), annotation.onBusy());
+				annotation.key(), new LockOptions(ttl, waitTime, annotation.renew(), holdAtLeast, name), annotation.onBusy());
 	}
 
 	private @Nullable Expression keyExpression(String where, String source) {

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
+import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,6 +30,8 @@ final class DefaultLockHandle implements LockHandle {
 	}
 
 	private final DefaultLockService service;
+
+	private final @Nullable String name;
 
 	private final List<String> keys;
 
@@ -58,18 +61,22 @@ final class DefaultLockHandle implements LockHandle {
 
 	private final AtomicReference<Lease> lease = new AtomicReference<>();
 
+	private final Observation observation;
+
 	private volatile long renewalDueNanos;
 
 	DefaultLockHandle(DefaultLockService service, List<String> keys, String ownerToken, List<Long> fencingTokens,
-			Duration ttl, Duration driftAllowance, long requestedAtNanos, Duration holdAtLeast) {
+			LockOptions options, Duration driftAllowance, long requestedAtNanos, Observation observation) {
 		this.service = service;
+		this.name = options.name();
 		this.keys = keys;
 		this.ownerToken = ownerToken;
 		this.fencingTokens = tokensByKey(keys, fencingTokens);
-		this.ttl = ttl;
+		this.ttl = options.ttl();
 		this.driftAllowance = driftAllowance;
+		this.observation = observation;
 		this.acquiredAt = Instant.now();
-		this.holdUntilNanos = System.nanoTime() + holdAtLeast.toNanos();
+		this.holdUntilNanos = System.nanoTime() + options.holdAtLeast().toNanos();
 		this.ownerThread = Thread.currentThread().getName();
 		leaseStarted(requestedAtNanos, this.ttl);
 	}
@@ -159,6 +166,15 @@ final class DefaultLockHandle implements LockHandle {
 		return Collections.unmodifiableMap(byKey);
 	}
 
+	@Nullable String name() {
+		return this.name;
+	}
+
+	/** The observation of the time this lock is held, stopped once when it is released or lost. */
+	Observation observation() {
+		return this.observation;
+	}
+
 	List<String> keys() {
 		return this.keys;
 	}
@@ -225,7 +241,7 @@ final class DefaultLockHandle implements LockHandle {
 	/** One snapshot for each key. */
 	Stream<LockInfo> toInfos() {
 		return this.keys.stream()
-			.map((key) -> new LockInfo(key, this.fencingTokens.get(key), this.acquiredAt, expiresAt(),
+			.map((key) -> new LockInfo(this.name, key, this.fencingTokens.get(key), this.acquiredAt, expiresAt(),
 					this.renewals.get(), this.ownerThread, this.holder));
 	}
 
