@@ -63,6 +63,8 @@ final class DefaultLockHandle implements LockHandle {
 
 	private final Observation observation;
 
+	private final AtomicBoolean observing = new AtomicBoolean(true);
+
 	private volatile long renewalDueNanos;
 
 	DefaultLockHandle(DefaultLockService service, List<String> keys, String ownerToken, List<Long> fencingTokens,
@@ -170,9 +172,11 @@ final class DefaultLockHandle implements LockHandle {
 		return this.name;
 	}
 
-	/** The observation of the time this lock is held, stopped once when it is released or lost. */
-	Observation observation() {
-		return this.observation;
+	/** Ends the observation of the time this lock was held, once: a lost lock is released afterwards too. */
+	void endObservation(LockObservations.Outcome outcome) {
+		if (this.observing.compareAndSet(true, false)) {
+			LockObservations.stop(this.observation, outcome);
+		}
 	}
 
 	List<String> keys() {

@@ -256,7 +256,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	void release(DefaultLockHandle handle) {
 		forget(handle);
 		Duration holdLeft = handle.minimumHoldLeft();
-		LockObservations.stop(handle.observation(), Outcome.RELEASED);
+		handle.endObservation(Outcome.RELEASED);
 		try {
 			if (holdLeft.isZero()) {
 				this.store.release(handle.keys(), handle.ownerToken());
@@ -318,7 +318,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	private void leaseLost(DefaultLockHandle handle) {
 		if (handle.markLost()) {
 			forget(handle);
-			LockObservations.stop(handle.observation(), Outcome.LOST);
+			handle.endObservation(Outcome.LOST);
 			Instant detectedAt = Instant.now();
 			handle.fencingTokens().forEach((key, token) -> {
 				logger.log(Level.WARNING,
