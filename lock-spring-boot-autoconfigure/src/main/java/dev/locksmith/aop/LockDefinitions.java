@@ -114,7 +114,7 @@ public final class LockDefinitions {
 		}
 		Expression keyExpression = keyExpression(where, annotation.key(), specific);
 		return new LockDefinition(describe(specific, targetClass), name, keyExpression, annotation.key(),
-				new LockOptions(ttl, waitTime, annotation.renew(), holdAtLeast), annotation.onBusy());
+				new LockOptions(ttl, waitTime, annotation.renew(), holdAtLeast, name), annotation.onBusy());
 	}
 
 	private @Nullable Expression keyExpression(String where, String source, Method method) {

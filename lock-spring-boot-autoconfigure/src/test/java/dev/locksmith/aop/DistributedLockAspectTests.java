@@ -197,7 +197,7 @@ class DistributedLockAspectTests {
 					.find(Shop.class.getMethod("ship", LockedServices.Order.class), Shop.class);
 
 				assertThat(context.getBean(LockService.class).options()).isEqualTo(configured);
-				assertThat(ship.options()).isEqualTo(configured);
+				assertThat(ship.options()).isEqualTo(configured.withName("Shop.ship"));
 			});
 	}
 

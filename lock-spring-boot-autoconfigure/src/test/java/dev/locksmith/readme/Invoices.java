@@ -19,14 +19,17 @@ class Invoices {
 	}
 
 	void send(String invoiceId) throws InterruptedException {
-		LockOptions options = LockOptions.ofTtl(Duration.ofSeconds(30)).withWaitTime(Duration.ofSeconds(5));
-		try (LockHandle lock = this.locks.acquire("invoice:" + invoiceId, options)) {   // LockBusyException after 5s
+		LockOptions options = LockOptions.ofTtl(Duration.ofSeconds(30))
+				.withWaitTime(Duration.ofSeconds(5))
+				.withName("invoice");
+		try (LockHandle lock = this.locks.acquire("invoice-" + invoiceId, options)) {   // LockBusyException after 5s
 			deliver(invoiceId, lock.fencingToken());
 		}
 	}
 
 	String dailyReport() {
-		return this.locks.callLocked("report:daily", this.locks.options(), () -> "built while holding the lock");
+		return this.locks.callLocked("report:daily", this.locks.options().withName("report"),
+				() -> "built while holding the lock");
 	}
 
 	private void deliver(String invoiceId, long fencingToken) {

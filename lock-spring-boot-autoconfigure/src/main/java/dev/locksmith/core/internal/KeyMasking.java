@@ -1,9 +1,10 @@
 package dev.locksmith.core.internal;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * Hides the user data in lock keys: a key {@code <name>:<value>} shows as {@code <name>:******},
- * so operators see which lock without seeing whose. Exception messages and log lines always mask;
- * the {@code locks} endpoint masks unless {@code locksmith.actuator.show-keys} allows keys.
+ * Hides the user data in lock keys. Exception messages and log lines always mask; the {@code locks}
+ * endpoint masks unless {@code locksmith.actuator.show-keys} allows keys. Not API: its rules may change.
  */
 public final class KeyMasking {
 
@@ -14,23 +15,25 @@ public final class KeyMasking {
 	}
 
 	/**
-	 * The key with everything after its name masked. A key without {@code ':'} is a lock name only
-	 * (a method locked as a whole) and shows as it is.
+	 * A key for a message or a log line, where its lock's name is not at hand: what precedes its first
+	 * {@code ':'} shows (the lock name, for the {@code <name>:<value>} keys of {@code @DistributedLock}),
+	 * the rest is masked; a key without {@code ':'} is masked whole.
 	 */
 	public static String mask(String key) {
 		int separator = key.indexOf(':');
-		return (separator >= 0) ? key.substring(0, separator + 1) + MASK : key;
+		return (separator >= 0) ? key.substring(0, separator + 1) + MASK : MASK;
 	}
 
-	/** The key itself when {@code show}, else {@linkplain #mask(String) masked}. */
-	public static String mask(String key, boolean show) {
-		return show ? key : mask(key);
-	}
-
-	/** The lock name: the part of the key before the first {@code ':'}. */
-	public static String nameOf(String key) {
-		int separator = key.indexOf(':');
-		return (separator >= 0) ? key.substring(0, separator) : key;
+	/**
+	 * A key for an operator who may see keys ({@code show}) or not. A key that starts with its lock's
+	 * {@code name} and {@code ':'} shows as {@code <name>:******}, so operators see which lock without
+	 * seeing whose; any other key, or a key whose name is not known, shows as {@code ******}.
+	 */
+	public static String mask(@Nullable String name, String key, boolean show) {
+		if (show) {
+			return key;
+		}
+		return (name != null && key.startsWith(name + ":")) ? name + ":" + MASK : MASK;
 	}
 
 }
