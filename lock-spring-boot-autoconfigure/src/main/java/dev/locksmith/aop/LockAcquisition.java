@@ -127,6 +127,11 @@ final class LockAcquisition {
 			}
 			return handle;
 		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("@DistributedLock on " + definition.method() + ": key expression '"
+					+ definition.keySource() + "' gave a key the lock service refuses: " + ex.getMessage()
+					+ "; the method was not run", ex);
+		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new DistributedLockException("Interrupted while " + definition.method() + " waited for lock "
