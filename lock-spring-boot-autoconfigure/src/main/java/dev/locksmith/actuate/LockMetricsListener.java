@@ -5,14 +5,19 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import dev.locksmith.core.LockEventListener;
 import dev.locksmith.core.LockLostEvent;
+import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * Counts what the engine does in the background: {@code locksmith.lost} (leases lost before release,
- * by lock name) and {@code locksmith.renewals} (leases extended).
+ * by lock name, never by key) and {@code locksmith.renewals} (leases extended). Acquisitions and holds
+ * are measured by the engine's observations.
  *
  * @since 0.1.0
  */
 public final class LockMetricsListener implements LockEventListener {
+
+	/** The name tag of a lock taken without a name. */
+	static final String UNNAMED = "unnamed";
 
 	private final MeterRegistry registry;
 
@@ -27,7 +32,7 @@ public final class LockMetricsListener implements LockEventListener {
 	public void leaseLost(LockLostEvent event) {
 		Counter.builder("locksmith.lost")
 			.description("Leases lost before their release")
-			.tag("name", KeyMasking.nameOf(event.key()))
+			.tag("name", (event.name() != null) ? event.name() : UNNAMED)
 			.register(this.registry)
 			.increment();
 	}

@@ -1,29 +1,40 @@
 package dev.locksmith.actuate;
 
+import java.security.Principal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockInfo;
 import dev.locksmith.core.LockService;
+import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * The {@code locks} endpoint: the locks this instance holds, or with {@code ?scope=cluster} every
- * lock in the store. Keys are masked unless {@code locksmith.actuator.show-keys} allows them.
+ * lock in the store, and their forced release. Keys are masked unless
+ * {@code locksmith.actuator.show-keys} allows them. Read-only by default: the release is there only
+ * with {@code management.endpoint.locks.access=unrestricted}.
  *
  * @since 0.1.0
  */
-@Endpoint(id = "locks")
+@Endpoint(id = "locks", defaultAccess = Access.READ_ONLY)
 public class LocksEndpoint {
+
+	private static final Log logger = LogFactory.getLog(LocksEndpoint.class);
 
 	/** Most locks listed for {@code scope=cluster}. */
 	static final int CLUSTER_LIMIT = 1000;
@@ -60,8 +71,19 @@ public class LocksEndpoint {
 				"Unknown scope: use 'instance' or 'cluster'");
 	}
 
-	protected final LockAdministration administration() {
-		return this.administration;
+	/**
+	 * Deletes the lock of {@code key} whatever its owner, and says whether there was one. Logged at
+	 * WARN with who asked; the fencing counter is kept, so the evicted holder's fenced writes stay
+	 * rejected.
+	 */
+	@DeleteOperation
+	public ForcedRelease release(@Selector String key, SecurityContext securityContext) {
+		Principal principal = securityContext.getPrincipal();
+		String who = (principal != null) ? principal.getName() : "an anonymous caller";
+		boolean released = this.administration.forceRelease(key);
+		logger.warn("Forced release of lock '" + key + "' requested by " + who + " through the locks endpoint: "
+				+ (released ? "released" : "no such lock"));
+		return new ForcedRelease(key, released);
 	}
 
 	/** What the endpoint returns. */
@@ -78,24 +100,28 @@ public class LocksEndpoint {
 			implements LocksDescriptor {
 	}
 
+	/** The answer to a forced release. */
+	public record ForcedRelease(String key, boolean released) {
+	}
+
 	/** One lock held by this instance. */
-	public record HeldLock(String name, String key, long fencingToken, Instant acquiredAt, Instant expiresAt,
+	public record HeldLock(@Nullable String name, String key, long fencingToken, Instant acquiredAt, Instant expiresAt,
 			long renewals, String ownerThread, @Nullable String method) {
 
 		static HeldLock of(LockInfo lock, boolean showKey) {
-			return new HeldLock(KeyMasking.nameOf(lock.key()), KeyMasking.mask(lock.key(), showKey),
+			return new HeldLock(lock.name(), KeyMasking.mask(lock.name(), lock.key(), showKey),
 					lock.fencingToken(), lock.acquiredAt(), lock.expiresAt(), lock.renewals(), lock.ownerThread(),
 					lock.holder());
 		}
 
 	}
 
-	/** One lock in the store. */
-	public record ClusterLock(String name, String key, long remainingTtlMillis, String holderInstance) {
+	/** One lock in the store, which keeps keys but not names: a masked key shows as a whole mask. */
+	public record ClusterLock(String key, long remainingTtlMillis, String holderInstance) {
 
 		static ClusterLock of(StoredLock lock, boolean showKey) {
-			return new ClusterLock(KeyMasking.nameOf(lock.key()), KeyMasking.mask(lock.key(), showKey),
-					lock.remainingTtl().toMillis(), lock.holderInstance());
+			return new ClusterLock(KeyMasking.mask(null, lock.key(), showKey), lock.remainingTtl().toMillis(),
+					lock.holderInstance());
 		}
 
 	}

@@ -18,6 +18,7 @@ import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockContext;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockService;
+import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * Acquires the locks of an annotated call: keys that the running call already holds get one more
@@ -126,10 +127,15 @@ final class LockAcquisition {
 			}
 			return handle;
 		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("@DistributedLock on " + definition.method() + ": key expression '"
+					+ definition.keySource() + "' gave a key the lock service refuses: " + ex.getMessage()
+					+ "; the method was not run", ex);
+		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new DistributedLockException("Interrupted while " + definition.method() + " waited for lock "
-					+ String.join(",", keys), ex);
+					+ KeyMasking.mask(keys.get(0)), ex);
 		}
 	}
 

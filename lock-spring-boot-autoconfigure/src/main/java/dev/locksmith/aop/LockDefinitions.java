@@ -35,6 +35,8 @@ public final class LockDefinitions {
 
 	private final SpelExpressionParser parser = new SpelExpressionParser();
 
+	private final KeyExpressionVariables keyVariables = new KeyExpressionVariables();
+
 	private final Map<MethodClassKey, Optional<LockDefinition>> cache = new ConcurrentHashMap<>();
 
 	private final StringValueResolver placeholders;
@@ -110,21 +112,25 @@ public final class LockDefinitions {
 			throw new IllegalStateException(where + ": onBusy = SKIP cannot return a " + method.getReturnType()
 					+ "; return a wrapper, an Optional or void");
 		}
-		return new LockDefinition(describe(specific, targetClass), name, keyExpression(where, annotation.key()),
-				annotation.key(), new LockOptions(ttl, waitTime, annotation.renew(), holdAtLeast), annotation.onBusy());
+		Expression keyExpression = keyExpression(where, annotation.key(), specific);
+		return new LockDefinition(describe(specific, targetClass), name, keyExpression, annotation.key(),
+				new LockOptions(ttl, waitTime, annotation.renew(), holdAtLeast, name), annotation.onBusy());
 	}
 
-	private @Nullable Expression keyExpression(String where, String source) {
+	private @Nullable Expression keyExpression(String where, String source, Method method) {
 		if (source.isBlank()) {
 			return null;
 		}
+		Expression expression;
 		try {
-			return this.parser.parseExpression(source);
+			expression = this.parser.parseExpression(source);
 		}
 		catch (ParseException ex) {
 			throw new IllegalStateException(where + ": key expression '" + source + "' does not parse: "
 					+ ex.getMessage(), ex);
 		}
+		this.keyVariables.check(where, source, expression, method);
+		return expression;
 	}
 
 	private Duration duration(String where, String attribute, String text, Supplier<Duration> defaultValue) {

@@ -6,6 +6,8 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
@@ -20,7 +22,8 @@ import org.springframework.util.ReflectionUtils;
 /**
  * Turns a lock definition and a call's arguments into lock keys {@code <name>:<value>}: evaluates
  * the key expression with Spring's method-based evaluation context (arguments by name, as
- * {@code #p0}/{@code #a0}, beans as {@code @name}); a collection or array gives one key per element.
+ * {@code #p0}/{@code #a0}, beans as {@code @name}); a collection or array gives one key per element,
+ * and an {@code Optional} the key of its content.
  * A value must have a value-based {@code toString()}: one with Object's identity hash would make every
  * instance a lock of its own, so it is refused.
  */
@@ -45,7 +48,7 @@ final class LockKeyResolver {
 			return List.of(definition.name());
 		}
 		List<String> keys = new ArrayList<>();
-		for (Object value : values(evaluate(definition, expression, method, arguments, target))) {
+		for (Object value : values(definition, evaluate(definition, expression, method, arguments, target))) {
 			if (value == null || value.toString().isBlank()) {
 				throw invalidKey(definition, "gave a " + ((value == null) ? "null" : "blank") + " key");
 			}
@@ -78,14 +81,35 @@ final class LockKeyResolver {
 		}
 	}
 
-	private static Collection<?> values(@Nullable Object result) {
-		if (result instanceof Collection<?> collection) {
-			return collection;
+	/**
+	 * The values to lock: an {@code Optional}'s content, a flat collection's or array's elements, or the
+	 * value itself. A map, or a container inside a collection, has no one obvious key, so it is refused.
+	 */
+	private static Collection<?> values(LockDefinition definition, @Nullable Object result) {
+		Object value = (result instanceof Optional<?> optional) ? optional.orElse(null) : result;
+		if (value instanceof Map<?, ?>) {
+			throw invalidKey(definition, "gave a Map; lock on its keys (.keySet()) or its values (.values())");
 		}
-		if (result != null && result.getClass().isArray()) {
-			return Arrays.asList(ObjectUtils.toObjectArray(result));
+		if (value instanceof Optional<?>) {
+			throw invalidKey(definition, "gave an Optional inside an Optional; lock on its content");
 		}
-		return Collections.singletonList(result);
+		if (!isContainer(value)) {
+			return Collections.singletonList(value);
+		}
+		Collection<?> elements = (value instanceof Collection<?> collection) ? collection
+				: Arrays.asList(ObjectUtils.toObjectArray(value));
+		for (Object element : elements) {
+			if (isContainer(element)) {
+				throw invalidKey(definition, "gave a " + element.getClass().getSimpleName()
+						+ " inside a collection; lock on a flat collection of values");
+			}
+		}
+		return elements;
+	}
+
+	private static boolean isContainer(@Nullable Object value) {
+		return value instanceof Collection<?> || value instanceof Map<?, ?> || value instanceof Optional<?>
+				|| (value != null && value.getClass().isArray());
 	}
 
 	private static boolean hasIdentityToString(Object value) {

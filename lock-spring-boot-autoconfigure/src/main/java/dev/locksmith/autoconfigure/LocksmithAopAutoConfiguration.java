@@ -1,7 +1,5 @@
 package dev.locksmith.autoconfigure;
 
-import java.time.Duration;
-
 import org.springframework.aop.Advisor;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -12,8 +10,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.core.env.Environment;
@@ -27,7 +27,8 @@ import dev.locksmith.aop.LockDefinitions;
 import dev.locksmith.core.LockService;
 
 /**
- * Auto-configures the {@code @DistributedLock} aspect on the application's {@link LockService}.
+ * Auto-configures the {@code @DistributedLock} aspect on the application's {@link LockService}, with an
+ * auto-proxy creator when the application has none.
  *
  * @since 0.1.0
  */
@@ -35,6 +36,8 @@ import dev.locksmith.core.LockService;
 @ConditionalOnClass(Advisor.class)
 @ConditionalOnBean(LockService.class)
 @ConditionalOnBooleanProperty(name = "locksmith.aspect.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(LocksmithProperties.class)
+@Import(AutoProxyCreatorRegistrar.class)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 public final class LocksmithAopAutoConfiguration {
 
@@ -48,6 +51,7 @@ public final class LocksmithAopAutoConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static DistributedLockMethodValidator distributedLockMethodValidator(ObjectProvider<LockDefinitions> definitions) {
 		return new DistributedLockMethodValidator(definitions.getObject());

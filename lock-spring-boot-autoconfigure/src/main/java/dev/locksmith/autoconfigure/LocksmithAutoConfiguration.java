@@ -2,6 +2,7 @@ package dev.locksmith.autoconfigure;
 
 import java.time.Duration;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -9,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
@@ -33,6 +35,7 @@ import dev.locksmith.redis.RedisReleaseNotifications;
  * Auto-configures a {@link LockService} on the store that {@code locksmith.store} selects: the
  * application's {@link RedisConnectionFactory} by default. Other modules provide other stores'
  * {@link LockBackend} in a configuration marked {@link ConditionalOnLockStore} that runs before this one.
+ * The service is observed through the application's {@link ObservationRegistry} when there is one.
  *
  * @since 0.1.0
  */
@@ -46,13 +49,14 @@ public final class LocksmithAutoConfiguration {
 	@ConditionalOnBean(LockBackend.class)
 	DefaultLockService lockService(LockBackend backend, ObjectProvider<ReleaseNotifications> releaseNotifications,
 			LocksmithProperties properties, ApplicationEventPublisher eventPublisher,
-			ObjectProvider<LockEventListener> listeners) {
+			ObjectProvider<LockEventListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry) {
 		DefaultLockService.Builder builder = DefaultLockService.builder(backend)
 			.storeTimeout(properties.getRedisTimeout())
 			.recheckInterval(properties.getWait().getRecheckInterval())
 			.releaseNotifications(releaseNotifications.getIfAvailable())
 			.renewal(properties.getRenewal().isEnabled())
 			.driftAllowance(properties.getDriftAllowance())
+			.observationRegistry(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP))
 			.options(LockOptions.ofTtl(properties.getDefaultTtl()).withWaitTime(properties.getDefaultWaitTime()));
 		if (properties.getInstanceId() != null) {
 			builder.instanceId(properties.getInstanceId());
@@ -79,7 +83,7 @@ public final class LocksmithAutoConfiguration {
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnLockStore(LocksmithProperties.Store.REDIS)
 	@ConditionalOnClass(RedisConnectionFactory.class)
-	@ConditionalOnBean(RedisConnectionFactory.class)
+	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
 	static class RedisStoreConfiguration {
 
 		@Bean

@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import dev.locksmith.aop.DistributedLockAdvisor;
 
 /**
- * Configuration of Locksmith, bound from {@code locksmith.*}.
+ * Configuration of Locksmith, bound from locksmith.*.
  *
  * @since 0.1.0
  */
@@ -227,13 +227,13 @@ public class LocksmithProperties {
 
 	}
 
-	/** The {@code @DistributedLock} aspect. */
+	/** The @DistributedLock aspect. */
 	public static class Aspect {
 
-		/** Whether to apply {@code @DistributedLock} to Spring beans. */
+		/** Whether to apply @DistributedLock to Spring beans. */
 		private boolean enabled = true;
 
-		/** Order of the lock advisor; the default wraps {@code @Transactional}, so the lock outlives the commit. */
+		/** Order of the lock advisor; the default wraps @Transactional, so the lock outlives the commit. */
 		private int order = DistributedLockAdvisor.DEFAULT_ORDER;
 
 		public boolean isEnabled() {
@@ -254,17 +254,14 @@ public class LocksmithProperties {
 
 	}
 
-	/** The {@code locks} Actuator endpoint. */
+	/** The locks Actuator endpoint. */
 	public static class Actuator {
 
-		/** When to show the key part of lock names in the endpoint; otherwise it is masked. */
+		/** When to show lock keys in the endpoint; otherwise they are masked. */
 		private KeyVisibility showKeys = KeyVisibility.NEVER;
 
 		/** Roles that may see keys with 'when-authorized'; empty means any authenticated user. */
 		private List<String> roles = new ArrayList<>();
-
-		/** Whether DELETE /actuator/locks/{key} may force-release a lock. */
-		private boolean releaseEnabled;
 
 		public KeyVisibility getShowKeys() {
 			return this.showKeys;
@@ -282,17 +279,9 @@ public class LocksmithProperties {
 			this.roles = roles;
 		}
 
-		public boolean isReleaseEnabled() {
-			return this.releaseEnabled;
-		}
-
-		public void setReleaseEnabled(boolean releaseEnabled) {
-			this.releaseEnabled = releaseEnabled;
-		}
-
 	}
 
-	/** The {@code locks} health contributor. */
+	/** The locks health contributor. */
 	public static class Health {
 
 		/** Whether a lease lost since start turns the health DOWN; otherwise it only shows in the details. */

@@ -13,7 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
+import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
+
+import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * The engine's {@link LockHandle}, for one key or for several granted together: tracks the lease on
@@ -29,6 +32,8 @@ final class DefaultLockHandle implements LockHandle {
 	}
 
 	private final DefaultLockService service;
+
+	private final @Nullable String name;
 
 	private final List<String> keys;
 
@@ -58,18 +63,24 @@ final class DefaultLockHandle implements LockHandle {
 
 	private final AtomicReference<Lease> lease = new AtomicReference<>();
 
+	private final Observation observation;
+
+	private final AtomicBoolean observing = new AtomicBoolean(true);
+
 	private volatile long renewalDueNanos;
 
 	DefaultLockHandle(DefaultLockService service, List<String> keys, String ownerToken, List<Long> fencingTokens,
-			Duration ttl, Duration driftAllowance, long requestedAtNanos, Duration holdAtLeast) {
+			LockOptions options, Duration driftAllowance, long requestedAtNanos, Observation observation) {
 		this.service = service;
+		this.name = options.name();
 		this.keys = keys;
 		this.ownerToken = ownerToken;
 		this.fencingTokens = tokensByKey(keys, fencingTokens);
-		this.ttl = ttl;
+		this.ttl = options.ttl();
 		this.driftAllowance = driftAllowance;
+		this.observation = observation;
 		this.acquiredAt = Instant.now();
-		this.holdUntilNanos = System.nanoTime() + holdAtLeast.toNanos();
+		this.holdUntilNanos = System.nanoTime() + options.holdAtLeast().toNanos();
 		this.ownerThread = Thread.currentThread().getName();
 		leaseStarted(requestedAtNanos, this.ttl);
 	}
@@ -111,7 +122,7 @@ final class DefaultLockHandle implements LockHandle {
 	@Override
 	public LockHandle hold() {
 		if (this.holds.getAndUpdate((count) -> (count > 0) ? count + 1 : count) == 0) {
-			throw new IllegalStateException("Lock '" + key() + "' was already released");
+			throw new IllegalStateException("Lock '" + KeyMasking.mask(key()) + "' was already released");
 		}
 		if (this.state.get() == State.LOST) {
 			dropHold();
@@ -157,6 +168,17 @@ final class DefaultLockHandle implements LockHandle {
 			byKey.put(keys.get(i), tokens.get(i));
 		}
 		return Collections.unmodifiableMap(byKey);
+	}
+
+	@Nullable String name() {
+		return this.name;
+	}
+
+	/** Ends the observation of the time this lock was held, once: a lost lock is released afterwards too. */
+	void endObservation(LockObservations.Outcome outcome) {
+		if (this.observing.compareAndSet(true, false)) {
+			LockObservations.stop(this.observation, outcome);
+		}
 	}
 
 	List<String> keys() {
@@ -230,7 +252,7 @@ final class DefaultLockHandle implements LockHandle {
 	/** One snapshot for each key. */
 	Stream<LockInfo> toInfos() {
 		return this.keys.stream()
-			.map((key) -> new LockInfo(key, this.fencingTokens.get(key), this.acquiredAt, expiresAt(),
+			.map((key) -> new LockInfo(this.name, key, this.fencingTokens.get(key), this.acquiredAt, expiresAt(),
 					this.renewals.get(), this.ownerThread, this.holder));
 	}
 

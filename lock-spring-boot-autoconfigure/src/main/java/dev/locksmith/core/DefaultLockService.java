@@ -9,15 +9,22 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
+import dev.locksmith.core.LockObservations.Outcome;
 import dev.locksmith.core.Waiters.Waiter;
+import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * The lock engine: grants locks through a {@link LockBackend}, queues this process's waiters and
- * wakes them on release notifications, renews leases and keeps the registry of held locks.
+ * wakes them on release notifications, renews leases and keeps the registry of held locks. Every
+ * acquisition, and the time every lock is held, is a Micrometer {@link Observation}
+ * ({@code locksmith.acquire}, {@code locksmith.held}) tagged with the lock's name and the outcome,
+ * never with its key.
  *
  * @since 0.1.0
  */
@@ -50,7 +57,10 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	private final LockEventDispatcher events = new LockEventDispatcher();
 
+	private final LockObservations observations;
+
 	private DefaultLockService(Builder builder) {
+		this.observations = new LockObservations(builder.observationRegistry);
 		this.store = new StoreCalls(builder.backend, builder.storeTimeout);
 		this.storeTimeout = builder.storeTimeout;
 		this.ownerTokens = builder.ownerTokens;
@@ -80,10 +90,29 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		List<String> canonicalKeys = LockKeys.canonical(keys);
 		Objects.requireNonNull(options, "options must not be null");
 		String ownerToken = this.ownerTokens.next();
-		if (options.waitTime().isZero()) {
-			return Optional.ofNullable(attempt(canonicalKeys, ownerToken, options, Duration.ZERO).handle);
+		Grant grant = new Grant(options, this.observations.current());
+		Observation acquisition = this.observations.startAcquisition(options);
+		Outcome outcome = Outcome.FAILED;
+		try (Observation.Scope scope = acquisition.openScope()) {
+			DefaultLockHandle handle = options.waitTime().isZero()
+					? attempt(canonicalKeys, ownerToken, grant, Duration.ZERO).handle
+					: awaitTurn(canonicalKeys, ownerToken, grant);
+			outcome = (handle != null) ? Outcome.ACQUIRED : Outcome.BUSY;
+			return Optional.ofNullable(handle);
 		}
-		return Optional.ofNullable(awaitTurn(canonicalKeys, ownerToken, options));
+		catch (InterruptedException ex) {
+			outcome = Outcome.INTERRUPTED;
+			acquisition.error(ex);
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			outcome = (ex instanceof LockUnavailableException) ? Outcome.UNAVAILABLE : Outcome.FAILED;
+			acquisition.error(ex);
+			throw ex;
+		}
+		finally {
+			LockObservations.stop(acquisition, outcome);
+		}
 	}
 
 	@Override
@@ -93,7 +122,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new LockUnavailableException("Interrupted while asking whether '" + key + "' is locked", ex);
+			throw new LockUnavailableException(
+					"Interrupted while asking whether '" + KeyMasking.mask(key) + "' is locked", ex);
 		}
 	}
 
@@ -135,14 +165,15 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	 * wait ends. The first refusal queues the caller and watches its keys; from then on a hand-over
 	 * notification wakes it, and a bounded re-check covers lost notifications.
 	 */
-	private @Nullable DefaultLockHandle awaitTurn(List<String> keys, String ownerToken, LockOptions options)
+	private @Nullable DefaultLockHandle awaitTurn(List<String> keys, String ownerToken, Grant grant)
 			throws InterruptedException {
+		LockOptions options = grant.options();
 		long deadline = System.nanoTime() + options.waitTime().toNanos();
 		Waiter waiter = this.waiters.join(keys, ownerToken);
 		boolean watching = false;
 		DefaultLockHandle handle = null;
 		try {
-			Attempt attempt = attempt(keys, ownerToken, options, options.waitTime());
+			Attempt attempt = attempt(keys, ownerToken, grant, options.waitTime());
 			handle = attempt.handle;
 			if (handle != null) {
 				return handle;
@@ -152,7 +183,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			while (handle == null) {
 				long remaining = deadline - System.nanoTime();
 				if (askNow && remaining > 0) {
-					attempt = attempt(keys, ownerToken, options, Duration.ofNanos(remaining));
+					attempt = attempt(keys, ownerToken, grant, Duration.ofNanos(remaining));
 					handle = attempt.handle;
 					remaining = deadline - System.nanoTime();
 				}
@@ -203,15 +234,16 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return (lease > 0) ? Math.min(lease, recheck) : recheck;
 	}
 
-	private Attempt attempt(List<String> keys, String ownerToken, LockOptions options, Duration queueFor)
+	private Attempt attempt(List<String> keys, String ownerToken, Grant grant, Duration queueFor)
 			throws InterruptedException {
+		LockOptions options = grant.options();
 		long sentAt = System.nanoTime();
 		AcquireResult result = this.store.tryAcquire(keys, ownerToken, options.ttl(), queueFor);
 		if (!result.acquired()) {
 			return new Attempt(null, result.retryAfter());
 		}
-		DefaultLockHandle handle = new DefaultLockHandle(this, keys, ownerToken, result.fencingTokens(), options.ttl(),
-				driftAllowance(options.ttl()), sentAt, options.holdAtLeast());
+		DefaultLockHandle handle = new DefaultLockHandle(this, keys, ownerToken, result.fencingTokens(), options,
+				driftAllowance(options.ttl()), sentAt, this.observations.startHeld(options, grant.callerObservation()));
 		this.held.add(handle);
 		if (options.renew() && this.renewer != null) {
 			this.renewer.register(handle);
@@ -226,6 +258,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	void release(DefaultLockHandle handle) {
 		forget(handle);
 		Duration holdLeft = handle.minimumHoldLeft();
+		handle.endObservation(Outcome.RELEASED);
 		try {
 			if (holdLeft.isZero()) {
 				this.store.release(handle.keys(), handle.ownerToken());
@@ -235,8 +268,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			}
 		}
 		catch (LockUnavailableException ex) {
-			logger.log(Level.WARNING, "Could not release lock '" + handle.key() + "'; it frees itself when its lease ends",
-					ex);
+			logger.log(Level.WARNING, "Could not release lock '" + KeyMasking.mask(handle.key())
+					+ "'; it frees itself when its lease ends", ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -255,7 +288,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new LockUnavailableException("Interrupted while extending lock '" + handle.key() + "'", ex);
+			throw new LockUnavailableException(
+					"Interrupted while extending lock '" + KeyMasking.mask(handle.key()) + "'", ex);
 		}
 		if (extended) {
 			handle.leaseStarted(sentAt, ttl, driftAllowance(ttl));
@@ -296,11 +330,12 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	private void leaseLost(DefaultLockHandle handle) {
 		if (handle.markLost()) {
 			forget(handle);
+			handle.endObservation(Outcome.LOST);
 			Instant detectedAt = Instant.now();
 			handle.fencingTokens().forEach((key, token) -> {
-				logger.log(Level.WARNING,
-						"Lost the lease of lock '" + key + "' (fencing token " + token + ") before its release");
-				this.events.leaseLost(new LockLostEvent(key, token, detectedAt));
+				logger.log(Level.WARNING, "Lost the lease of lock '" + KeyMasking.mask(key) + "' (fencing token " + token
+						+ ") before its release");
+				this.events.leaseLost(new LockLostEvent(handle.name(), key, token, detectedAt));
 			});
 		}
 	}
@@ -317,6 +352,10 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	}
 
 	private record Attempt(@Nullable DefaultLockHandle handle, Duration retryAfter) {
+	}
+
+	/** What a grant needs besides the keys: the options, and the caller's observation, parent of the held time's. */
+	private record Grant(LockOptions options, @Nullable Observation callerObservation) {
 	}
 
 	/** How many leases the watchdog renews, and how many of its ticks are scheduled. */
@@ -341,6 +380,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		private Duration driftAllowance = DEFAULT_DRIFT_ALLOWANCE;
 
 		private LockOptions options = LockOptions.ofTtl(Duration.ofSeconds(30));
+
+		private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
 
 		private Builder(LockBackend backend) {
 			this.backend = Objects.requireNonNull(backend, "backend must not be null");
@@ -397,6 +438,13 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		/** The options {@link DefaultLockService#options()} offers; default a 30 second lease and no waiting. */
 		public Builder options(LockOptions options) {
 			this.options = Objects.requireNonNull(options, "options must not be null");
+			return this;
+		}
+
+		/** Where acquisitions and holds are observed (metrics and traces); default: nowhere. */
+		public Builder observationRegistry(ObservationRegistry observationRegistry) {
+			this.observationRegistry = Objects.requireNonNull(observationRegistry,
+					"observationRegistry must not be null");
 			return this;
 		}
 

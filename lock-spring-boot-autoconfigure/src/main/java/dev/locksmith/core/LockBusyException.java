@@ -2,6 +2,8 @@ package dev.locksmith.core;
 
 import java.time.Duration;
 
+import dev.locksmith.core.internal.KeyMasking;
+
 /**
  * Another owner held the lock for the whole wait.
  *
@@ -14,12 +16,12 @@ public class LockBusyException extends DistributedLockException {
 	private final Duration waited;
 
 	public LockBusyException(String key, Duration waited) {
-		super("Lock '" + key + "' is held by another owner (waited " + waited.toMillis() + "ms)");
+		super("Lock '" + KeyMasking.mask(key) + "' is held by another owner (waited " + waited.toMillis() + "ms)");
 		this.key = key;
 		this.waited = waited;
 	}
 
-	/** The key of the busy lock. */
+	/** The key of the busy lock; the message shows it {@linkplain KeyMasking masked}. */
 	public String getKey() {
 		return this.key;
 	}

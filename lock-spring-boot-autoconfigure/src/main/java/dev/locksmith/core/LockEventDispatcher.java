@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.locksmith.core.internal.KeyMasking;
+
 /**
  * Calls the {@link LockEventListener}s on a thread of their own, one event at a time, so a slow listener
  * never delays lease renewal.
@@ -43,8 +45,9 @@ final class LockEventDispatcher implements AutoCloseable {
 	void leaseLost(LockLostEvent event) {
 		if (!offer(() -> this.listeners.forEach((listener) -> notify(listener, () -> listener.leaseLost(event))))
 				&& !this.executor.isShutdown()) {
-			logger.log(Level.WARNING, "Did not tell the lock event listeners that the lease of lock '" + event.key()
-					+ "' was lost: " + QUEUE_CAPACITY + " events are waiting already, is a listener blocked?");
+			logger.log(Level.WARNING, "Did not tell the lock event listeners that the lease of lock '"
+					+ KeyMasking.mask(event.key()) + "' was lost: " + QUEUE_CAPACITY
+					+ " events are waiting already, is a listener blocked?");
 		}
 	}
 

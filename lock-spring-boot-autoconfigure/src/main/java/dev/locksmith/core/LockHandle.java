@@ -2,7 +2,10 @@ package dev.locksmith.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+
+import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * One granted lock; closing it releases the lock.
@@ -22,7 +25,7 @@ public interface LockHandle extends AutoCloseable {
 	default long fencingToken() {
 		Map<String, Long> tokens = fencingTokens();
 		if (tokens.size() != 1) {
-			throw new IllegalStateException("Lock of keys " + tokens.keySet()
+			throw new IllegalStateException("Lock of keys " + LockKeys.describe(List.copyOf(tokens.keySet()))
 					+ " has a fencing token per key; ask for one with fencingToken(key)");
 		}
 		return tokens.values().iterator().next();
@@ -36,8 +39,8 @@ public interface LockHandle extends AutoCloseable {
 	default long fencingToken(String key) {
 		Long token = fencingTokens().get(key);
 		if (token == null) {
-			throw new IllegalArgumentException(
-					"Lock of keys " + fencingTokens().keySet() + " does not hold key '" + key + "'");
+			throw new IllegalArgumentException("Lock of keys " + LockKeys.describe(List.copyOf(fencingTokens().keySet()))
+					+ " does not hold key '" + KeyMasking.mask(key) + "'");
 		}
 		return token;
 	}

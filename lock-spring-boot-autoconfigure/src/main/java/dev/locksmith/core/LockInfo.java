@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * A snapshot of one lock held by this process.
  *
+ * @param name the lock's name as given in {@link LockOptions#name()}, or {@code null} when unnamed
  * @param key the lock key
  * @param fencingToken the fencing token of the grant
  * @param acquiredAt when the lock was granted
@@ -16,6 +17,6 @@ import org.jspecify.annotations.Nullable;
  * @param holder what holds the lock, such as the annotated method, when known
  * @since 0.1.0
  */
-public record LockInfo(String key, long fencingToken, Instant acquiredAt, Instant expiresAt, long renewals,
-		String ownerThread, @Nullable String holder) {
+public record LockInfo(@Nullable String name, String key, long fencingToken, Instant acquiredAt, Instant expiresAt,
+		long renewals, String ownerThread, @Nullable String holder) {
 }

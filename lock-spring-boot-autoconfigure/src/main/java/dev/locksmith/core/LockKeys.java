@@ -4,6 +4,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
 
+import dev.locksmith.core.internal.KeyMasking;
+
 /** Validates lock keys, puts a set of them in canonical order, and names them in messages. */
 final class LockKeys {
 
@@ -54,11 +56,11 @@ final class LockKeys {
 		return List.copyOf(sorted);
 	}
 
-	/** The keys as a message shows them: {@code 'a'}, {@code 'a', 'b'} or the first few and a count. */
+	/** The keys as messages show them, masked: {@code 'a:******'}, {@code 'a:******', 'b:******'} or a few and a count. */
 	static String describe(List<String> keys) {
 		StringBuilder text = new StringBuilder();
 		for (int i = 0; i < Math.min(keys.size(), SHOWN_IN_MESSAGES); i++) {
-			text.append(i == 0 ? "" : ", ").append('\'').append(keys.get(i)).append('\'');
+			text.append(i == 0 ? "" : ", ").append('\'').append(KeyMasking.mask(keys.get(i))).append('\'');
 		}
 		if (keys.size() > SHOWN_IN_MESSAGES) {
 			text.append(" and ").append(keys.size() - SHOWN_IN_MESSAGES).append(" more");

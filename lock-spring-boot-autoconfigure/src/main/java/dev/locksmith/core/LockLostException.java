@@ -1,6 +1,9 @@
 package dev.locksmith.core;
 
 import java.util.Map;
+import java.util.stream.Collectors;
+
+import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * The lease ended, or another owner took the lock, while the protected work was still running.
@@ -23,17 +26,24 @@ public class LockLostException extends DistributedLockException {
 	}
 
 	private LockLostException(String key, Map<String, Long> fencingTokens) {
-		super("Lock '" + key + "' (" + describe(fencingTokens) + ") was lost while its work ran");
+		super("Lock '" + KeyMasking.mask(key) + "' (" + describe(fencingTokens) + ") was lost while its work ran");
 		this.key = key;
 		this.fencingTokens = fencingTokens;
 	}
 
 	private static String describe(Map<String, Long> fencingTokens) {
 		return (fencingTokens.size() == 1) ? "fencing token " + fencingTokens.values().iterator().next()
-				: "fencing tokens " + fencingTokens;
+				: "fencing tokens " + masked(fencingTokens);
 	}
 
-	/** The key of the lost lock. */
+	private static String masked(Map<String, Long> fencingTokens) {
+		return fencingTokens.entrySet()
+			.stream()
+			.map((entry) -> KeyMasking.mask(entry.getKey()) + "=" + entry.getValue())
+			.collect(Collectors.joining(", ", "{", "}"));
+	}
+
+	/** The key of the lost lock; the message shows it {@linkplain KeyMasking masked}. */
 	public String getKey() {
 		return this.key;
 	}
@@ -44,7 +54,7 @@ public class LockLostException extends DistributedLockException {
 	 */
 	public long getFencingToken() {
 		if (this.fencingTokens.size() != 1) {
-			throw new IllegalStateException("Lock of keys " + this.fencingTokens.keySet()
+			throw new IllegalStateException("Lock of keys " + masked(this.fencingTokens)
 					+ " had a fencing token per key; see getFencingTokens()");
 		}
 		return this.fencingTokens.values().iterator().next();

@@ -2,19 +2,25 @@ package dev.locksmith.core;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How to take a lock: the lease, how long to wait while it is busy, whether to keep renewing the
- * lease while it is held, and how long to keep the lock at least. {@link LockService#options()} gives
- * the application's configured defaults to start from.
+ * lease while it is held, how long to keep the lock at least, and the lock's name.
+ * {@link LockService#options()} gives the application's configured defaults to start from.
  *
  * @param ttl lease length; the lock frees itself this long after the last grant or renewal
  * @param waitTime how long to wait while the lock is busy; zero tries once
  * @param renew whether to extend the lease every {@code ttl / 3} while the lock is held
  * @param holdAtLeast how long after the grant the lock stays taken even when it is released sooner;
  * zero releases at once; at most {@code ttl}
+ * @param name what the lock protects, such as {@code "invoice"}: shown by the endpoint and used as the
+ * metric and observation tag, so one of a small fixed set, never a per-call value; {@code null} when
+ * unnamed
  * @since 0.1.0
  */
-public record LockOptions(Duration ttl, Duration waitTime, boolean renew, Duration holdAtLeast) {
+public record LockOptions(Duration ttl, Duration waitTime, boolean renew, Duration holdAtLeast,
+		@Nullable String name) {
 
 	/** Validates every argument, naming the one that is wrong. */
 	public LockOptions {
@@ -31,6 +37,14 @@ public record LockOptions(Duration ttl, Duration waitTime, boolean renew, Durati
 			throw new IllegalArgumentException(
 					"holdAtLeast must not exceed ttl, was " + holdAtLeast + " with a ttl of " + ttl);
 		}
+		if (name != null && name.isBlank()) {
+			throw new IllegalArgumentException("name must not be blank; leave it null for an unnamed lock");
+		}
+	}
+
+	/** Options for an unnamed lock. */
+	public LockOptions(Duration ttl, Duration waitTime, boolean renew, Duration holdAtLeast) {
+		this(ttl, waitTime, renew, holdAtLeast, null);
 	}
 
 	/** The given lease, no waiting, renewed while held, released at once. */
@@ -40,17 +54,17 @@ public record LockOptions(Duration ttl, Duration waitTime, boolean renew, Durati
 
 	/** A copy with {@code ttl} as the lease. */
 	public LockOptions withTtl(Duration ttl) {
-		return new LockOptions(ttl, this.waitTime, this.renew, this.holdAtLeast);
+		return new LockOptions(ttl, this.waitTime, this.renew, this.holdAtLeast, this.name);
 	}
 
 	/** A copy that waits up to {@code waitTime} while the lock is busy. */
 	public LockOptions withWaitTime(Duration waitTime) {
-		return new LockOptions(this.ttl, waitTime, this.renew, this.holdAtLeast);
+		return new LockOptions(this.ttl, waitTime, this.renew, this.holdAtLeast, this.name);
 	}
 
 	/** A copy with renewal switched on or off. */
 	public LockOptions withRenew(boolean renew) {
-		return new LockOptions(this.ttl, this.waitTime, renew, this.holdAtLeast);
+		return new LockOptions(this.ttl, this.waitTime, renew, this.holdAtLeast, this.name);
 	}
 
 	/**
@@ -59,7 +73,15 @@ public record LockOptions(Duration ttl, Duration waitTime, boolean renew, Durati
 	 * running it again.
 	 */
 	public LockOptions withHoldAtLeast(Duration holdAtLeast) {
-		return new LockOptions(this.ttl, this.waitTime, this.renew, holdAtLeast);
+		return new LockOptions(this.ttl, this.waitTime, this.renew, holdAtLeast, this.name);
+	}
+
+	/**
+	 * A copy for the lock named {@code name}, such as {@code "invoice"} for the keys
+	 * {@code "invoice-" + id}: the endpoint, metrics and observations show the name, never the key.
+	 */
+	public LockOptions withName(String name) {
+		return new LockOptions(this.ttl, this.waitTime, this.renew, this.holdAtLeast, name);
 	}
 
 }

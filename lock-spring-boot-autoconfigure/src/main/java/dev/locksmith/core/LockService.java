@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import dev.locksmith.core.internal.KeyMasking;
+
 /**
  * Programmatic entry point to distributed locks: acquire, run code under a lock, ask whether a lock
  * is held, list the locks this process holds.
@@ -62,7 +64,8 @@ public interface LockService {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new DistributedLockException("Interrupted while waiting for lock '" + key + "'", ex);
+			throw new DistributedLockException(
+					"Interrupted while waiting for lock '" + KeyMasking.mask(key) + "'", ex);
 		}
 		catch (RuntimeException | Error ex) {
 			throw ex;

@@ -10,6 +10,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import dev.locksmith.core.internal.KeyMasking;
+
 /**
  * Decorator that bounds every {@link LockAdministration} call by a timeout, so an operator's
  * request or a health check never hangs on a silent store. The blocking calls run on a small
@@ -59,7 +61,7 @@ public final class TimeBoundedLockAdministration implements LockAdministration, 
 
 	@Override
 	public boolean forceRelease(String key) {
-		return call(() -> this.delegate.forceRelease(key), "forced release of '" + key + "'");
+		return call(() -> this.delegate.forceRelease(key), "forced release of '" + KeyMasking.mask(key) + "'");
 	}
 
 	@Override

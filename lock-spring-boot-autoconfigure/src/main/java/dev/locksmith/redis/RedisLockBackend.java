@@ -16,6 +16,7 @@ import org.springframework.util.ClassUtils;
 
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * {@link LockBackend} on one Redis deployment (standalone, Sentinel or Cluster) through Spring Data
@@ -280,7 +281,8 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	}
 
 	private static String describe(String operation, List<String> keys) {
-		return operation + " of '" + ((keys.size() == 1) ? keys.get(0) : keys.size() + " locks") + "'";
+		return operation + " of '" + ((keys.size() == 1) ? KeyMasking.mask(keys.get(0)) : keys.size() + " locks")
+				+ "'";
 	}
 
 	private List<List<String>> groupBySlot(List<String> keys) {

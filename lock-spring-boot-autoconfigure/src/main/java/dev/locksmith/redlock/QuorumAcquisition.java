@@ -92,7 +92,7 @@ final class QuorumAcquisition {
 	 * contenders split the vote), unavailable when too few servers answered to tell.
 	 */
 	private AcquireResult refusal(List<NodeAnswer<AcquireResult>> answers) {
-		NodeAnswer.requireQuorum(answers, this.quorum, "acquire of " + describeKeys(), this.nodeTimeout);
+		NodeAnswer.requireQuorum(answers, this.quorum, "acquire of " + RedlockLockBackend.describe(this.keys), this.nodeTimeout);
 		List<AcquireResult> refusals = answers.stream()
 			.filter(NodeAnswer::answered)
 			.map(NodeAnswer::value)
@@ -120,10 +120,6 @@ final class QuorumAcquisition {
 	private Duration randomDelay(Duration soonestFree) {
 		long jitterMillis = ThreadLocalRandom.current().nextLong(1, Math.max(2, this.nodeTimeout.toMillis() + 1));
 		return soonestFree.plusMillis(jitterMillis);
-	}
-
-	private String describeKeys() {
-		return "'" + String.join(",", this.keys) + "'";
 	}
 
 	private List<Long> highestTokens(List<NodeAnswer<AcquireResult>> grants) {

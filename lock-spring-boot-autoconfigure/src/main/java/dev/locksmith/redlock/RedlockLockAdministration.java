@@ -19,6 +19,7 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.redis.RedisLockAdministration;
 import dev.locksmith.redis.RedisLockKeys;
 
@@ -111,7 +112,7 @@ public final class RedlockLockAdministration implements LockAdministration, Auto
 	/** Deletes the lock on every server whatever its owner; the fencing counters stay. */
 	@Override
 	public boolean forceRelease(String key) {
-		return askAll((server) -> server.administration().forceRelease(key), "forced release of '" + key + "'")
+		return askAll((server) -> server.administration().forceRelease(key), "forced release of '" + KeyMasking.mask(key) + "'")
 			.stream()
 			.anyMatch((answer) -> Boolean.TRUE.equals(answer.value()));
 	}

@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.redis.RedisLockKeys;
 
 /**
@@ -173,8 +174,9 @@ public final class RedlockLockBackend implements LockBackend, AutoCloseable {
 			.count();
 	}
 
-	private static String describe(List<String> keys) {
-		return "'" + String.join(",", keys) + "'";
+	/** The keys of a call, for a message: one key masked as every message masks it, or how many. */
+	static String describe(List<String> keys) {
+		return "'" + ((keys.size() == 1) ? KeyMasking.mask(keys.get(0)) : keys.size() + " locks") + "'";
 	}
 
 	/** Configures a {@link RedlockLockBackend}. */

@@ -2,29 +2,46 @@ package dev.locksmith.actuate;
 
 import java.security.Principal;
 import java.time.Duration;
-import java.util.Map;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.search.Search;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.assertj.core.groups.Tuple;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.jmx.JmxEndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.OperationType;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.jmx.ExposableJmxEndpoint;
+import org.springframework.boot.actuate.endpoint.jmx.JmxEndpointsSupplier;
+import org.springframework.boot.actuate.endpoint.jmx.JmxOperation;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.jmx.JmxAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 
+import dev.locksmith.actuate.LocksEndpoint.ClusterLock;
 import dev.locksmith.actuate.LocksEndpoint.ClusterLocks;
+import dev.locksmith.actuate.LocksEndpoint.ForcedRelease;
+import dev.locksmith.actuate.LocksEndpoint.HeldLock;
 import dev.locksmith.actuate.LocksEndpoint.InstanceLocks;
-import dev.locksmith.autoconfigure.LocksmithActuatorAutoConfiguration;
 import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
+import dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration;
+import dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration;
+import dev.locksmith.autoconfigure.metrics.LocksmithMetricsAutoConfiguration;
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
@@ -43,6 +60,10 @@ class LocksmithActuatorAutoConfigurationTests {
 
 	private static final LockOptions HOLD = LockOptions.ofTtl(Duration.ofSeconds(30));
 
+	private static final AutoConfigurations LOCKSMITH = AutoConfigurations.of(DataRedisAutoConfiguration.class,
+			LocksmithAutoConfiguration.class, LocksEndpointAutoConfiguration.class,
+			LocksHealthContributorAutoConfiguration.class, LocksmithMetricsAutoConfiguration.class);
+
 	private RedisServer redis;
 
 	private ApplicationContextRunner runner;
@@ -50,9 +71,7 @@ class LocksmithActuatorAutoConfigurationTests {
 	@BeforeEach
 	void configure() {
 		this.redis = redisServer.server();
-		this.runner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LocksmithAutoConfiguration.class,
-					LocksmithActuatorAutoConfiguration.class))
+		this.runner = new ApplicationContextRunner().withConfiguration(LOCKSMITH)
 			.withPropertyValues("spring.data.redis.port=" + this.redis.port(), "locksmith.instance-id=node-1",
 					"management.endpoints.web.exposure.include=locks");
 	}
@@ -64,6 +83,7 @@ class LocksmithActuatorAutoConfigurationTests {
 				assertThat(context).hasNotFailed()
 					.doesNotHaveBean(LocksEndpoint.class)
 					.doesNotHaveBean(LocksHealthIndicator.class)
+					.doesNotHaveBean(LockMetricsListener.class)
 					.getBean(LockService.class)
 					.isInstanceOf(DefaultLockService.class);
 				assertThat(context.getBean(LockService.class).tryAcquire("job", HOLD)).isPresent();
@@ -83,27 +103,34 @@ class LocksmithActuatorAutoConfigurationTests {
 	}
 
 	@Test
-	void forcedReleaseIsOffByDefault() {
-		this.runner.run((context) -> assertThat(context).hasSingleBean(LocksEndpoint.class)
-			.doesNotHaveBean(ReleasingLocksEndpoint.class));
-		this.runner.withPropertyValues("locksmith.actuator.release-enabled=true")
-			.run((context) -> assertThat(context).hasSingleBean(ReleasingLocksEndpoint.class));
+	void forcedReleaseIsServedOnlyWithUnrestrictedAccess() {
+		ApplicationContextRunner discovered = withEndpointDiscovery();
+		discovered.run((context) -> assertThat(locksOperations(context)).containsExactly(OperationType.READ));
+		discovered.withPropertyValues("management.endpoint.locks.access=UNRESTRICTED")
+			.run((context) -> assertThat(locksOperations(context)).containsExactlyInAnyOrder(OperationType.READ,
+					OperationType.DELETE));
 	}
 
 	@Test
-	void keysAreMaskedByDefaultInBothViews() {
+	void theRetiredReleaseFlagDoesNotOpenTheDeleteOperation() {
+		withEndpointDiscovery().withPropertyValues("locksmith.actuator.release-enabled=true")
+			.run((context) -> assertThat(locksOperations(context)).containsExactly(OperationType.READ));
+	}
+
+	@Test
+	void anAnnotatedLocksKeyIsMaskedAfterItsNameInBothViews() {
 		this.runner.run((context) -> {
 			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
-			try (LockHandle handle = context.getBean(LockService.class).acquire("Wallets.withdraw:alice", HOLD)) {
-				InstanceLocks local = (InstanceLocks) endpoint.locks(null, SecurityContext.NONE);
-				assertThat(local.locks()).singleElement().satisfies((lock) -> {
+			try (LockHandle handle = context.getBean(LockService.class)
+				.acquire("Wallets.withdraw:alice", HOLD.withName("Wallets.withdraw"))) {
+				assertThat(instanceLocks(endpoint, SecurityContext.NONE)).singleElement().satisfies((lock) -> {
 					assertThat(lock.name()).isEqualTo("Wallets.withdraw");
 					assertThat(lock.key()).isEqualTo("Wallets.withdraw:******");
 					assertThat(lock.fencingToken()).isEqualTo(handle.fencingToken());
 				});
 				ClusterLocks cluster = (ClusterLocks) endpoint.locks("cluster", SecurityContext.NONE);
 				assertThat(cluster.locks()).singleElement().satisfies((lock) -> {
-					assertThat(lock.key()).isEqualTo("Wallets.withdraw:******");
+					assertThat(lock.key()).as("the store keeps no names: all masked").isEqualTo("******");
 					assertThat(lock.holderInstance()).isEqualTo("node-1");
 					assertThat(lock.remainingTtlMillis()).isBetween(1L, 30_000L);
 				});
@@ -112,34 +139,78 @@ class LocksmithActuatorAutoConfigurationTests {
 	}
 
 	@Test
-	void keysAreShownWhenAlwaysAllowedOrToAuthorizedUsers() {
-		this.runner.withPropertyValues("locksmith.actuator.show-keys=always").run((context) -> {
-			context.getBean(LockService.class).acquire("Wallets.withdraw:alice", HOLD);
-			assertThat(((InstanceLocks) context.getBean(LocksEndpoint.class).locks(null, SecurityContext.NONE)).locks())
-				.singleElement()
-				.satisfies((lock) -> assertThat(lock.key()).isEqualTo("Wallets.withdraw:alice"));
-		});
-		this.runner.withPropertyValues("locksmith.actuator.show-keys=when-authorized").run((context) -> {
-			context.getBean(LockService.class).acquire("Wallets.withdraw:bob", HOLD);
+	void aProgrammaticKeyIsMaskedWholeWhateverItsShape() {
+		this.runner.run((context) -> {
+			LockService locks = context.getBean(LockService.class);
 			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+			locks.acquire("invoice-42", HOLD.withName("invoice"));
+			locks.acquire("refund-7", HOLD);
+			locks.acquire("payment:9", HOLD);
+
+			assertThat(instanceLocks(endpoint, SecurityContext.NONE)).extracting(HeldLock::name, HeldLock::key)
+				.containsExactlyInAnyOrder(Tuple.tuple("invoice", "******"),
+						Tuple.tuple(null, "******"),
+						Tuple.tuple(null, "******"));
+		});
+	}
+
+	@Test
+	void keysAreShownWhenAlwaysAllowed() {
+		this.runner.withPropertyValues("locksmith.actuator.show-keys=always").run((context) -> {
+			context.getBean(LockService.class).acquire("invoice-42", HOLD.withName("invoice"));
+			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+
+			assertThat(instanceLocks(endpoint, SecurityContext.NONE)).extracting(HeldLock::key)
+				.containsExactly("invoice-42");
 			assertThat(((ClusterLocks) endpoint.locks("cluster", SecurityContext.NONE)).locks())
-				.extracting(LocksEndpoint.ClusterLock::key)
-				.contains("Wallets.withdraw:******");
-			assertThat(((ClusterLocks) endpoint.locks("cluster", authenticated("operator"))).locks())
-				.extracting(LocksEndpoint.ClusterLock::key)
-				.contains("Wallets.withdraw:bob");
+				.extracting(ClusterLock::key)
+				.containsExactly("invoice-42");
+		});
+	}
+
+	@Test
+	void whenAuthorizedShowsKeysOnlyToAPrincipalInOneOfTheRoles() {
+		this.runner.withPropertyValues("locksmith.actuator.show-keys=when-authorized", "locksmith.actuator.roles=ops")
+			.run((context) -> {
+				context.getBean(LockService.class).acquire("invoice-42", HOLD.withName("invoice"));
+				LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+
+				assertThat(instanceLocks(endpoint, SecurityContext.NONE)).extracting(HeldLock::key)
+					.containsExactly("******");
+				assertThat(instanceLocks(endpoint, principal("mallory", "customer"))).extracting(HeldLock::key)
+					.containsExactly("******");
+				assertThat(((ClusterLocks) endpoint.locks("cluster", principal("mallory", "customer"))).locks())
+					.extracting(ClusterLock::key)
+					.containsExactly("******");
+				assertThat(instanceLocks(endpoint, principal("olivia", "ops"))).extracting(HeldLock::key)
+					.containsExactly("invoice-42");
+			});
+	}
+
+	@Test
+	void whenAuthorizedWithoutRolesShowsKeysToAnyAuthenticatedPrincipal() {
+		this.runner.withPropertyValues("locksmith.actuator.show-keys=when-authorized").run((context) -> {
+			context.getBean(LockService.class).acquire("invoice-42", HOLD.withName("invoice"));
+			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+
+			assertThat(instanceLocks(endpoint, SecurityContext.NONE)).extracting(HeldLock::key)
+				.containsExactly("******");
+			assertThat(instanceLocks(endpoint, principal("mallory", "customer"))).extracting(HeldLock::key)
+				.containsExactly("invoice-42");
 		});
 	}
 
 	@Test
 	void forcedReleaseDeletesOnlyTheLockAndKeepsTheFencingCounter() {
-		this.runner.withPropertyValues("locksmith.actuator.release-enabled=true").run((context) -> {
+		this.runner.run((context) -> {
 			LockService locks = context.getBean(LockService.class);
 			LockHandle evicted = locks.acquire("job:1", HOLD);
-			ReleasingLocksEndpoint endpoint = context.getBean(ReleasingLocksEndpoint.class);
+			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
 
-			assertThat(endpoint.release("job:1", authenticated("operator"))).isEqualTo(Map.of("key", "job:1", "released", true));
-			assertThat(endpoint.release("job:1", SecurityContext.NONE)).isEqualTo(Map.of("key", "job:1", "released", false));
+			assertThat(endpoint.release("job:1", principal("olivia", "ops")))
+				.isEqualTo(new ForcedRelease("job:1", true));
+			assertThat(this.redis.command("EXISTS", "lock:{job:1}")).isEqualTo("0");
+			assertThat(endpoint.release("job:1", SecurityContext.NONE)).isEqualTo(new ForcedRelease("job:1", false));
 			LockHandle next = locks.acquire("job:1", HOLD);
 			assertThat(next.fencingToken()).isGreaterThan(evicted.fencingToken());
 		});
@@ -180,6 +251,14 @@ class LocksmithActuatorAutoConfigurationTests {
 	}
 
 	@Test
+	void theHealthContributorCanBeSwitchedOff() {
+		this.runner.withPropertyValues("management.health.locks.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LocksHealthIndicator.class)
+				.doesNotHaveBean(LostLeaseTracker.class)
+				.hasSingleBean(LocksEndpoint.class));
+	}
+
+	@Test
 	void aLostLeaseShowsInTheHealthAndTurnsItDownOnlyWhenConfigured() {
 		this.runner.run((context) -> {
 			LocksHealthIndicator indicator = context.getBean(LocksHealthIndicator.class);
@@ -199,32 +278,7 @@ class LocksmithActuatorAutoConfigurationTests {
 	}
 
 	@Test
-	void metricsCountAcquisitionsByNameAndOutcomeNeverByKey() {
-		this.runner.withBean(SimpleMeterRegistry.class).run((context) -> {
-			LockService locks = context.getBean(LockService.class);
-			MeterRegistry meters = context.getBean(MeterRegistry.class);
-			assertThat(locks).isInstanceOf(MeteredLockService.class);
-
-			LockHandle held = locks.acquire("Wallets.withdraw:alice", HOLD);
-			locks.tryAcquire("Wallets.withdraw:alice", HOLD);
-			locks.tryAcquire("Wallets.withdraw:bob", HOLD).orElseThrow().close();
-
-			assertThat(meters.get("locksmith.acquire").tags("name", "Wallets.withdraw", "outcome", "acquired").timer().count())
-				.isEqualTo(2);
-			assertThat(meters.get("locksmith.acquire").tags("name", "Wallets.withdraw", "outcome", "busy").timer().count())
-				.isEqualTo(1);
-			assertThat(meters.get("locksmith.held").tags("name", "Wallets.withdraw").longTaskTimer().activeTasks())
-				.isEqualTo(1);
-			assertThat(meters.getMeters()).allSatisfy((meter) -> assertThat(meter.getId().getTags())
-				.noneMatch((tag) -> tag.getValue().contains("alice") || tag.getValue().contains("bob")));
-			held.close();
-			assertThat(meters.get("locksmith.held").tags("name", "Wallets.withdraw").longTaskTimer().activeTasks())
-				.isZero();
-		});
-	}
-
-	@Test
-	void metricsCountRenewalsAndLostLeases() {
+	void metricsCountRenewalsAndLostLeasesByNameNeverByKey() {
 		this.runner.withBean(SimpleMeterRegistry.class).run((context) -> {
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			loseALease(context.getBean(LockService.class));
@@ -234,35 +288,68 @@ class LocksmithActuatorAutoConfigurationTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> counted(lost) >= 1);
 			assertThat(counted(lost)).isEqualTo(1);
 			await().atMost(Duration.ofSeconds(10)).until(() -> counted(meters.find("locksmith.renewals")) > 0);
+			assertThat(meters.getMeters()).allSatisfy((meter) -> assertThat(meter.getId().getTags())
+				.noneMatch((tag) -> tag.getValue().contains("report-")));
 		});
 	}
 
-	/** Holds "report" with a short renewed lease until renewal ran, then deletes it behind its back. */
+	@Test
+	void theMetricsListenerBacksOffForTheApplicationsOwn() {
+		LockMetricsListener own = new LockMetricsListener(new SimpleMeterRegistry());
+		this.runner.withBean(SimpleMeterRegistry.class)
+			.withBean(LockMetricsListener.class, () -> own)
+			.run((context) -> assertThat(context).getBean(LockMetricsListener.class).isSameAs(own));
+	}
+
 	private static double counted(Search search) {
 		Counter counter = search.counter();
 		return (counter != null) ? counter.count() : 0;
 	}
 
+	/** Holds a lock named "report" with a short renewed lease until renewal ran, then deletes it behind its back. */
 	private void loseALease(LockService locks) throws InterruptedException {
-		LockHandle handle = locks.acquire("report", LockOptions.ofTtl(Duration.ofMillis(600)));
+		LockHandle handle = locks.acquire("report-2026", LockOptions.ofTtl(Duration.ofMillis(600)).withName("report"));
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> locks.heldLocks().stream().anyMatch((lock) -> lock.renewals() > 0));
-		this.redis.command("DEL", "lock:{report}");
+		this.redis.command("DEL", "lock:{report-2026}");
 		await().atMost(Duration.ofSeconds(10)).until(() -> !handle.isHeld());
 	}
 
-	private static SecurityContext authenticated(String name) {
+	private static List<HeldLock> instanceLocks(LocksEndpoint endpoint, SecurityContext securityContext) {
+		return ((InstanceLocks) endpoint.locks(null, securityContext)).locks();
+	}
+
+	/** Actuator's own discovery of endpoints and their operations, over JMX, which needs no web server. */
+	private ApplicationContextRunner withEndpointDiscovery() {
+		return this.runner
+			.withConfiguration(AutoConfigurations.of(JmxAutoConfiguration.class, EndpointAutoConfiguration.class,
+					JmxEndpointAutoConfiguration.class))
+			.withPropertyValues("spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=locks");
+	}
+
+	private static Set<OperationType> locksOperations(ApplicationContext context) {
+		ExposableJmxEndpoint locks = context.getBean(JmxEndpointsSupplier.class)
+			.getEndpoints()
+			.stream()
+			.filter((endpoint) -> endpoint.getEndpointId().toString().equals("locks"))
+			.findFirst()
+			.orElseThrow();
+		return locks.getOperations().stream().map(JmxOperation::getType).collect(Collectors.toSet());
+	}
+
+	/** An authenticated caller who is in {@code role} and in no other. */
+	private static SecurityContext principal(String name, String role) {
 		Principal principal = () -> name;
 		return new SecurityContext() {
 
 			@Override
-			public Principal getPrincipal() {
+			public @Nullable Principal getPrincipal() {
 				return principal;
 			}
 
 			@Override
-			public boolean isUserInRole(String role) {
-				return true;
+			public boolean isUserInRole(String asked) {
+				return asked.equals(role);
 			}
 
 		};

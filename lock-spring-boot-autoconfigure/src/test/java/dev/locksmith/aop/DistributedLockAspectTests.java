@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -75,7 +76,8 @@ class DistributedLockAspectTests {
 		this.runner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
 					LocksmithAutoConfiguration.class, LocksmithAopAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.port=" + this.redis.port(), "shop.lease=2s")
+			.withPropertyValues("spring.data.redis.port=" + this.redis.port(), "shop.lease=2s",
+					"shop.wait=1500ms")
 			.withUserConfiguration(Services.class);
 	}
 
@@ -88,7 +90,8 @@ class DistributedLockAspectTests {
 			try (LockHandle held = otherInstance(context).acquire("AccountsImpl.withdraw:42", HOLD);
 					LockHandle balance = otherInstance(context).acquire("Accounts.balance:7", HOLD)) {
 				assertThatExceptionOfType(LockBusyException.class).isThrownBy(() -> accounts.withdraw("42", 10))
-					.withMessageContaining("'AccountsImpl.withdraw:42'");
+					.withMessageContaining("'AccountsImpl.withdraw:******'")
+					.satisfies((busy) -> assertThat(busy.getKey()).isEqualTo("AccountsImpl.withdraw:42"));
 				assertThatExceptionOfType(LockBusyException.class).isThrownBy(() -> accounts.balance("7"));
 				assertThat(accounts.withdraw("43", 10)).isPositive();
 				assertThat(accounts.balance("8")).isPositive();
@@ -194,7 +197,7 @@ class DistributedLockAspectTests {
 					.find(Shop.class.getMethod("ship", LockedServices.Order.class), Shop.class);
 
 				assertThat(context.getBean(LockService.class).options()).isEqualTo(configured);
-				assertThat(ship.options()).isEqualTo(configured);
+				assertThat(ship.options()).isEqualTo(configured.withName("Shop.ship"));
 			});
 	}
 
@@ -210,7 +213,7 @@ class DistributedLockAspectTests {
 				assertThat(shop.skipMono().blockOptional(Duration.ofSeconds(10))).isEmpty();
 				assertThat(shop.skipFlux().collectList().block(Duration.ofSeconds(10))).isEmpty();
 				assertThatExceptionOfType(LockBusyException.class).isThrownBy(shop::throwWhenBusy)
-					.withMessage("Lock 'report' is held by another owner (waited 0ms)");
+					.withMessage("Lock '******' is held by another owner (waited 0ms)");
 			}
 			assertThat(context.getBean(CallLog.class).calls).isEmpty();
 			assertThat(shop.skipString()).isEqualTo("ran");
@@ -313,6 +316,15 @@ class DistributedLockAspectTests {
 	void ttlPlaceholdersAreResolvedFromTheEnvironment() {
 		// The lease as this process counts it: 2s from before the grant, less the drift allowance.
 		this.runner.run((context) -> assertThat(context.getBean(Shop.class).leaseMillis()).isBetween(1000L, 2000L));
+	}
+
+	@Test
+	void waitTimePlaceholdersAreResolvedFromTheEnvironment() {
+		this.runner.run((context) -> {
+			Class<?> shop = AopUtils.getTargetClass(context.getBean(Shop.class));
+			LockDefinition patient = context.getBean(LockDefinitions.class).find(shop.getMethod("patient"), shop);
+			assertThat(patient.options().waitTime()).isEqualTo(Duration.ofMillis(1500));
+		});
 	}
 
 	@Test

@@ -1,10 +1,18 @@
 package dev.locksmith.aop;
 
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
+
+import javax.tools.ToolProvider;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -58,7 +66,20 @@ class DistributedLockStartupTests {
 				Arguments.of(NegativeHold.class,
 						"@DistributedLock on NegativeHold.run(): holdAtLeast must not be negative, was '-1s'"),
 				Arguments.of(HoldNotADuration.class,
-						"@DistributedLock on HoldNotADuration.run(): holdAtLeast 'soon' is not a duration"));
+						"@DistributedLock on HoldNotADuration.run(): holdAtLeast 'soon' is not a duration"),
+				Arguments.of(MisspelledParameter.class,
+						"@DistributedLock on MisspelledParameter.pay(String, long): key expression '#orderID' names "
+								+ "#orderID, which is not a parameter of the method; its parameters are #orderId, #cents "
+								+ "(or #p0 to #p1); did you mean #orderId?"),
+				Arguments.of(NestedUnknownParameter.class,
+						"@DistributedLock on NestedUnknownParameter.pay(String, long): key expression "
+								+ "'{#orderId, #customer.id}' names #customer, which is not a parameter of the method"),
+				Arguments.of(IndexBeyondTheParameters.class,
+						"@DistributedLock on IndexBeyondTheParameters.pay(String, long): key expression '#p2' names #p2, "
+								+ "but the method has parameters #p0 to #p1"),
+				Arguments.of(ParameterOfAMethodWithout.class,
+						"@DistributedLock on ParameterOfAMethodWithout.run(): key expression '#id' names #id, "
+								+ "but the method has no parameters"));
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -68,6 +89,42 @@ class DistributedLockStartupTests {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).hasStackTraceContaining(message);
 		});
+	}
+
+	@Test
+	void everyVariableAMethodProvidesIsAccepted() {
+		runner().withBean(KnownVariables.class).run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void aParameterNameOfAClassCompiledWithoutParametersStopsTheStartupWithAHint(@TempDir Path classes)
+			throws Exception {
+		Class<?> bean = compileWithoutParameterNames(classes);
+
+		runner().withBean(bean).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasStackTraceContaining(
+					"@DistributedLock on Orders.pay(String): key expression '#orderId' names #orderId, but the "
+							+ "parameter names of Orders are unknown: it was compiled without -parameters. Use #p0 "
+							+ "(or #a0), or compile with -parameters");
+		});
+	}
+
+	private static Class<?> compileWithoutParameterNames(Path classes) throws Exception {
+		Path source = Files.writeString(classes.resolve("Orders.java"), """
+				public class Orders {
+					@dev.locksmith.annotation.DistributedLock(key = "#orderId")
+					public void pay(String orderId) {
+					}
+				}
+				""");
+		int exit = ToolProvider.getSystemJavaCompiler()
+			.run(null, null, null, "-classpath", System.getProperty("java.class.path"), "-d", classes.toString(),
+					source.toString());
+		assertThat(exit).as("javac exit code").isZero();
+		URLClassLoader loader = new URLClassLoader(new URL[] { classes.toUri().toURL() },
+				DistributedLockStartupTests.class.getClassLoader());
+		return loader.loadClass("Orders");
 	}
 
 	@Test
@@ -177,6 +234,54 @@ class DistributedLockStartupTests {
 		@DistributedLock(onBusy = OnBusy.SKIP)
 		public int count() {
 			return 1;
+		}
+
+	}
+
+	static class MisspelledParameter {
+
+		@DistributedLock(key = "#orderID")
+		public void pay(String orderId, long cents) {
+		}
+
+	}
+
+	static class NestedUnknownParameter {
+
+		@DistributedLock(key = "{#orderId, #customer.id}")
+		public void pay(String orderId, long cents) {
+		}
+
+	}
+
+	static class IndexBeyondTheParameters {
+
+		@DistributedLock(key = "#p2")
+		public void pay(String orderId, long cents) {
+		}
+
+	}
+
+	static class ParameterOfAMethodWithout {
+
+		@DistributedLock(key = "#id")
+		public void run() {
+		}
+
+	}
+
+	static class KnownVariables {
+
+		@DistributedLock(key = "#orderId + #p1 + #a1 + #root.args[0] + #root.method.name")
+		public void byNameIndexAndRoot(String orderId, long cents) {
+		}
+
+		@DistributedLock(key = "#items.![#this.toUpperCase()].?[#this.length() > 1]")
+		public void projection(List<String> items) {
+		}
+
+		@DistributedLock(key = "@environment.getProperty('tenant') + #order")
+		public void beanReference(String order) {
 		}
 
 	}

@@ -208,6 +208,10 @@ final class LockedServices {
 			return handle.expiresAt().toEpochMilli() - handle.acquiredAt().toEpochMilli();
 		}
 
+		@DistributedLock(name = "patient", waitTime = "${shop.wait}")
+		public void patient() {
+		}
+
 		@DistributedLock(name = "nullable", key = "#id")
 		public void nullableKey(String id) {
 			this.calls.add("nullableKey");

@@ -9,15 +9,28 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 import org.springframework.context.event.EventListener;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.aop.DistributedLockAdvisor;
+import dev.locksmith.aop.DistributedLockMethodValidator;
+import dev.locksmith.aop.LockDefinitions;
+import dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration;
+import dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration;
+import dev.locksmith.autoconfigure.metrics.LocksmithMetricsAutoConfiguration;
 import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostEvent;
@@ -44,6 +57,11 @@ class LocksmithAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LocksmithAutoConfiguration.class));
+
+	/** Every Locksmith auto-configuration, in the order the imports file lists them. */
+	private static final AutoConfigurations ALL_OF_LOCKSMITH = AutoConfigurations.of(LocksmithAutoConfiguration.class,
+			LocksmithAopAutoConfiguration.class, LocksEndpointAutoConfiguration.class,
+			LocksHealthContributorAutoConfiguration.class, LocksmithMetricsAutoConfiguration.class);
 
 	@BeforeAll
 	static void findRedis() {
@@ -73,6 +91,70 @@ class LocksmithAutoConfigurationTests {
 			assertThat(context).hasSingleBean(LockService.class);
 			assertThat(context.getBean(LockService.class)).isSameAs(context.getBean(CustomLockService.class).lockService);
 		});
+	}
+
+	@Test
+	void startsWithTheApplicationsOwnLockServiceAndNoRedis() {
+		new ApplicationContextRunner().withConfiguration(ALL_OF_LOCKSMITH)
+			.withBean(SimpleMeterRegistry.class)
+			.withUserConfiguration(CustomLockService.class)
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(LocksmithProperties.class)
+				.hasSingleBean(DistributedLockAdvisor.class)
+				.doesNotHaveBean(LockBackend.class));
+	}
+
+	@Test
+	void theEngineKeepsItsTypeWithMicrometerPresent() {
+		onRedis().withConfiguration(ALL_OF_LOCKSMITH).withBean(SimpleMeterRegistry.class).run((context) -> {
+			assertThat(context).hasSingleBean(DefaultLockService.class);
+			assertThat(context.getBean(LockService.class)).isSameAs(context.getBean(DefaultLockService.class));
+		});
+	}
+
+	@Test
+	void backsOffWhenThereAreTwoConnectionFactoriesAndNoPrimary() {
+		onRedis().withUserConfiguration(TwoConnectionFactories.class)
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockService.class));
+	}
+
+	@Test
+	void usesThePrimaryOfSeveralConnectionFactories() {
+		onRedis().withUserConfiguration(TwoConnectionFactories.class, PrimaryConnectionFactory.class)
+			.run((context) -> {
+				LockService locks = context.getBean(LockService.class);
+				try (LockHandle handle = locks.acquire("primary", LockOptions.ofTtl(Duration.ofSeconds(30)))) {
+					assertThat(redis.command("EXISTS", "lock:{primary}")).isEqualTo("1");
+				}
+			});
+	}
+
+	@Test
+	void anAnnotatedMethodIsLockedEvenWithoutSpringBootsAutoProxying() {
+		ApplicationContextRunner locked = onRedis().withConfiguration(ALL_OF_LOCKSMITH)
+			.withBean(Reports.class);
+		locked.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class))
+			.withPropertyValues("spring.aop.auto=false")
+			.run(this::runsOnlyUnderItsLock);
+		locked.run(this::runsOnlyUnderItsLock);
+	}
+
+	private void runsOnlyUnderItsLock(AssertableApplicationContext context) throws InterruptedException {
+		Reports reports = context.getBean(Reports.class);
+		assertThat(AopUtils.isCglibProxy(reports)).as("proxied, subclassing its target").isTrue();
+		try (LockHandle other = context.getBean(LockService.class).acquire("daily", LockOptions.ofTtl(Duration.ofSeconds(30)))) {
+			assertThatExceptionOfType(LockBusyException.class).isThrownBy(reports::build);
+		}
+		assertThat(reports.build()).isEqualTo("built");
+	}
+
+	@Test
+	void theMethodValidatorBacksOffForTheApplicationsOwn() {
+		DistributedLockMethodValidator own = new DistributedLockMethodValidator(
+				new LockDefinitions((value) -> value, () -> Duration.ofSeconds(30), () -> Duration.ZERO));
+		onRedis().withConfiguration(ALL_OF_LOCKSMITH)
+			.withBean("distributedLockMethodValidator", DistributedLockMethodValidator.class, () -> own)
+			.run((context) -> assertThat(context).getBean(DistributedLockMethodValidator.class).isSameAs(own));
 	}
 
 	@Test
@@ -206,6 +288,42 @@ class LocksmithAutoConfigurationTests {
 		@Bean
 		LockService customLockService() {
 			return this.lockService;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class TwoConnectionFactories {
+
+		@Bean
+		LettuceConnectionFactory firstConnectionFactory() {
+			return new LettuceConnectionFactory("localhost", redis.port());
+		}
+
+		@Bean
+		LettuceConnectionFactory secondConnectionFactory() {
+			return new LettuceConnectionFactory("localhost", redis.port());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PrimaryConnectionFactory {
+
+		@Bean
+		@Primary
+		LettuceConnectionFactory primaryConnectionFactory() {
+			return new LettuceConnectionFactory("localhost", redis.port());
+		}
+
+	}
+
+	/** A bean with a locked method, called through whatever proxy the context made. */
+	static class Reports {
+
+		@DistributedLock(name = "daily")
+		public String build() {
+			return "built";
 		}
 
 	}

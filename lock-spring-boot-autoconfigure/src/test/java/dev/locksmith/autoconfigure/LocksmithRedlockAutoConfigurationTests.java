@@ -20,6 +20,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.actuate.LocksHealthIndicator;
+import dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration;
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
@@ -43,7 +44,7 @@ class LocksmithRedlockAutoConfigurationTests {
 	/** No Redis listens at spring.data.redis: Redlock must not need the application's own Redis. */
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LocksmithAutoConfiguration.class,
-				LocksmithRedlockAutoConfiguration.class, LocksmithActuatorAutoConfiguration.class))
+				LocksmithRedlockAutoConfiguration.class, LocksHealthContributorAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + RedisServer.freePort(), "locksmith.redis-timeout=1s");
 
 	/** Neither spring.data.redis nor its auto-configuration: no RedisConnectionFactory at all. */

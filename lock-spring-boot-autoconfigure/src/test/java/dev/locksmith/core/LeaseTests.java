@@ -3,6 +3,7 @@ package dev.locksmith.core;
 import java.time.Duration;
 import java.util.List;
 
+import io.micrometer.observation.Observation;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,7 +26,7 @@ class LeaseTests {
 	@Test
 	void aRenewalSentBeforeAShorterExtensionDoesNotOverwriteItWhenItsAnswerComesLater() {
 		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
-				Duration.ofSeconds(30), Duration.ofMillis(10), SENT_AT, Duration.ZERO);
+				LockOptions.ofTtl(Duration.ofSeconds(30)), Duration.ofMillis(10), SENT_AT, Observation.NOOP);
 		long renewalSentAt = SENT_AT + 100;
 		long extensionSentAt = SENT_AT + 200;
 
@@ -40,7 +41,7 @@ class LeaseTests {
 	void aHandleIsNotHeldOnceItsLocalLeaseRanOut() {
 		long sentLongAgo = System.nanoTime() - Duration.ofMillis(995).toNanos();
 		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
-				Duration.ofSeconds(1), Duration.ofMillis(10), sentLongAgo, Duration.ZERO);
+				LockOptions.ofTtl(Duration.ofSeconds(1)), Duration.ofMillis(10), sentLongAgo, Observation.NOOP);
 
 		assertThat(handle.isHeld()).as("995ms into a 1s lease, within the 10ms drift allowance").isFalse();
 	}

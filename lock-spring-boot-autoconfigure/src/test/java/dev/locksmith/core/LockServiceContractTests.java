@@ -141,10 +141,10 @@ public abstract class LockServiceContractTests {
 		assertThat(this.locks.heldLocks()).allSatisfy(
 				(lock) -> assertThat(lock.fencingToken()).isEqualTo(both.fencingToken(lock.key())));
 		assertThatIllegalStateException().isThrownBy(both::fencingToken)
-			.withMessageContaining("[account:a, account:b]")
+			.withMessageContaining("'account:******', 'account:******'")
 			.withMessageContaining("fencingToken(key)");
 		assertThatIllegalArgumentException().isThrownBy(() -> both.fencingToken("account:c"))
-			.withMessageContaining("'account:c'");
+			.withMessageContaining("does not hold key 'account:******'");
 		both.close();
 		try (LockHandle a = newService().tryAcquire("account:a", LockOptions.ofTtl(LONG)).orElseThrow()) {
 			assertThat(a.fencingToken()).isEqualTo(a.fencingToken("account:a"))
@@ -289,7 +289,7 @@ public abstract class LockServiceContractTests {
 			.isEmpty();
 		assertThatExceptionOfType(LockBusyException.class)
 			.isThrownBy(() -> this.locks.acquire("job", LockOptions.ofTtl(LONG).withWaitTime(Duration.ofMillis(100))))
-			.withMessageContaining("'job'")
+			.withMessageContaining("'******'")
 			.withMessageContaining("waited 100ms");
 	}
 
@@ -334,7 +334,7 @@ public abstract class LockServiceContractTests {
 		handle.close();
 
 		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(handle::hold)
-			.withMessage("Lock 'orders:1' was already released");
+			.withMessage("Lock 'orders:******' was already released");
 	}
 
 	@Test
@@ -419,7 +419,7 @@ public abstract class LockServiceContractTests {
 				LockHandle handle = LockContext.current().orElseThrow();
 				await().atMost(Duration.ofSeconds(10)).until(() -> !handle.isHeld());
 			}))
-			.withMessageContaining("'job'");
+			.withMessageContaining("'******'");
 	}
 
 	@Test

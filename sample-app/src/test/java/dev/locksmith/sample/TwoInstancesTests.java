@@ -32,7 +32,7 @@ class TwoInstancesTests {
 		String[] shared = { "spring.data.redis.port=" + redis.port(),
 				"spring.datasource.url=jdbc:h2:mem:two-instances;DB_CLOSE_DELAY=-1", "sample.report.duration=3s" };
 		first = SampleInstance.start(shared);
-		second = SampleInstance.start(append(shared, "locksmith.actuator.release-enabled=false"));
+		second = SampleInstance.start(append(shared, "management.endpoint.locks.access=read-only"));
 	}
 
 	@AfterAll

@@ -17,8 +17,6 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.locksmith.core.LockBusyException;
-
 /** The wallet over HTTP. */
 @RestController
 @RequestMapping("/accounts")
@@ -69,11 +67,6 @@ class WalletController {
 			case STALE_LOCK -> HttpStatus.CONFLICT;
 		};
 		return ResponseEntity.status(status).body(Map.of("error", ex.getMessage()));
-	}
-
-	@ExceptionHandler
-	ResponseEntity<Map<String, String>> busy(LockBusyException ex) {
-		return ResponseEntity.status(HttpStatus.CONFLICT).body(Map.of("error", ex.getMessage()));
 	}
 
 }

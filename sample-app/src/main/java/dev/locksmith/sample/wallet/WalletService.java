@@ -47,7 +47,7 @@ public class WalletService {
 
 	/** Adds {@code cents}; {@code thinkTime} keeps the lock longer, to watch it in /actuator/locks. */
 	@Transactional
-	@DistributedLock(name = "account", key = "#accountId", ttl = "30s", waitTime = "10s")
+	@DistributedLock(name = "account", key = "#accountId", ttl = "30s", waitTime = "${sample.account-lock.wait-time:10s}")
 	public Account deposit(String accountId, long cents, Duration thinkTime) {
 		Account account = account(accountId);
 		pause(thinkTime);
@@ -56,7 +56,7 @@ public class WalletService {
 	}
 
 	@Transactional
-	@DistributedLock(name = "account", key = "#accountId", ttl = "30s", waitTime = "10s")
+	@DistributedLock(name = "account", key = "#accountId", ttl = "30s", waitTime = "${sample.account-lock.wait-time:10s}")
 	public Account withdraw(String accountId, long cents) {
 		Account account = account(accountId);
 		requireFunds(account, cents);
@@ -66,7 +66,7 @@ public class WalletService {
 
 	/** Locks both accounts at once, in one canonical order, so opposite transfers never deadlock. */
 	@Transactional
-	@DistributedLock(name = "account", key = "{#from, #to}", ttl = "30s", waitTime = "10s")
+	@DistributedLock(name = "account", key = "{#from, #to}", ttl = "30s", waitTime = "${sample.account-lock.wait-time:10s}")
 	public List<Account> transfer(String from, String to, long cents) {
 		Account source = account(from);
 		Account target = account(to);

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the {@code locks} Actuator endpoint.
+ */
+@NullMarked
+package dev.locksmith.autoconfigure.endpoint;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of Locksmith's Micrometer counters.
+ */
+@NullMarked
+package dev.locksmith.autoconfigure.metrics;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,28 @@
+package dev.locksmith.autoconfigure.web;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.ProblemDetail;
+
+/**
+ * Auto-configures, in Spring MVC and WebFlux applications, the HTTP answers to lock failures that
+ * reach a controller: 409 for a busy lock, 503 when the lock store cannot be reached, both as
+ * problem details. An {@code @ExceptionHandler} of the application's for them takes precedence.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration
+@ConditionalOnWebApplication
+@ConditionalOnClass(ProblemDetail.class)
+@ConditionalOnBooleanProperty(name = "locksmith.enabled", matchIfMissing = true)
+public final class LocksmithWebAutoConfiguration {
+
+	@Bean
+	LockExceptionHandler lockExceptionHandler() {
+		return new LockExceptionHandler();
+	}
+
+}

@@ -1,0 +1,138 @@
+package dev.locksmith.autoconfigure.web;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.test.web.servlet.assertj.MockMvcTester;
+import org.springframework.web.bind.annotation.ControllerAdvice;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.reactive.config.EnableWebFlux;
+import org.springframework.web.servlet.config.annotation.EnableWebMvc;
+
+import dev.locksmith.core.LockBusyException;
+import dev.locksmith.core.LockUnavailableException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A busy lock answers 409 and an unreachable store 503, as problem details, in Spring MVC and
+ * WebFlux; the application's own exception handlers take precedence.
+ */
+class LocksmithWebAutoConfigurationTests {
+
+	private static final AutoConfigurations WEB = AutoConfigurations.of(LocksmithWebAutoConfiguration.class);
+
+	@Test
+	void springMvcAnswersABusyLockWith409AndAnUnreachableStoreWith503() {
+		new WebApplicationContextRunner().withConfiguration(WEB).withUserConfiguration(Mvc.class).run((context) -> {
+			MockMvcTester mvc = MockMvcTester.from(context);
+			assertThat(mvc.post().uri("/busy")).hasStatus(HttpStatus.CONFLICT)
+				.hasContentType(MediaType.APPLICATION_PROBLEM_JSON)
+				.bodyJson()
+				.extractingPath("$.detail")
+				.asString()
+				.isEqualTo("Another request holds a lock that this request needs; try again later.");
+			assertThat(mvc.post().uri("/unavailable")).hasStatus(HttpStatus.SERVICE_UNAVAILABLE)
+				.hasContentType(MediaType.APPLICATION_PROBLEM_JSON)
+				.bodyJson()
+				.extractingPath("$.status")
+				.isEqualTo(503);
+		});
+	}
+
+	@Test
+	void webFluxAnswersABusyLockWith409AndAnUnreachableStoreWith503() {
+		new ReactiveWebApplicationContextRunner().withConfiguration(WEB)
+			.withUserConfiguration(Flux.class)
+			.run((context) -> {
+				WebTestClient http = WebTestClient.bindToApplicationContext(context).build();
+				http.post().uri("/busy").exchange()
+					.expectStatus().isEqualTo(HttpStatus.CONFLICT)
+					.expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
+					.expectBody().jsonPath("$.status").isEqualTo(409);
+				http.post().uri("/unavailable").exchange()
+					.expectStatus().isEqualTo(HttpStatus.SERVICE_UNAVAILABLE)
+					.expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
+					.expectBody().jsonPath("$.detail").isEqualTo("Locking is unavailable at the moment; try again later.");
+			});
+	}
+
+	@Test
+	void theApplicationsOwnHandlerTakesPrecedence() {
+		new WebApplicationContextRunner().withConfiguration(WEB)
+			.withUserConfiguration(Mvc.class, OwnHandler.class)
+			.run((context) -> {
+				MockMvcTester mvc = MockMvcTester.from(context);
+				assertThat(mvc.post().uri("/busy")).hasStatus(HttpStatus.TOO_MANY_REQUESTS)
+					.bodyText()
+					.isEqualTo("mine");
+				assertThat(mvc.post().uri("/unavailable")).hasStatus(HttpStatus.SERVICE_UNAVAILABLE);
+			});
+	}
+
+	@Test
+	void outsideAWebApplicationThereIsNoHandler() {
+		new ApplicationContextRunner().withConfiguration(WEB)
+			.run((context) -> assertThat(context).doesNotHaveBean(LockExceptionHandler.class));
+	}
+
+	@Test
+	void switchingLocksmithOffRemovesTheHandler() {
+		new WebApplicationContextRunner().withConfiguration(WEB)
+			.withPropertyValues("locksmith.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LockExceptionHandler.class));
+	}
+
+	@RestController
+	static class FailingController {
+
+		@PostMapping("/busy")
+		void busy() {
+			throw new LockBusyException("invoice:4711", Duration.ZERO);
+		}
+
+		@PostMapping("/unavailable")
+		void unavailable() {
+			throw new LockUnavailableException("Lock store did not answer acquire of 'invoice:******' within 2000ms",
+					null);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableWebMvc
+	@Import(FailingController.class)
+	static class Mvc {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableWebFlux
+	@Import(FailingController.class)
+	static class Flux {
+
+	}
+
+	@ControllerAdvice
+	static class OwnHandler {
+
+		@ExceptionHandler
+		ResponseEntity<String> busy(LockBusyException ex) {
+			return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS).body("mine");
+		}
+
+	}
+
+}
