@@ -1,16 +1,20 @@
 package dev.locksmith.redis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import dev.locksmith.testing.RedisServer;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * The fault suite's referee, on a Redis that is never faulted: it counts entries into critical
@@ -54,9 +58,26 @@ final class Checker implements AutoCloseable {
 		this.redis.opsForValue().decrement(inside(key));
 	}
 
-	/** Whether the process {@code pid} is inside a critical section right now. */
-	boolean isInside(long pid) {
-		return Boolean.TRUE.equals(this.redis.hasKey(holding(pid)));
+	/** The key whose critical section the process {@code pid} is inside right now, or null. */
+	@Nullable String insideOf(long pid) {
+		return this.redis.opsForValue().get(holding(pid));
+	}
+
+	/** Asks the process {@code pid} to stay inside its next critical section, between read and write, until {@link #letGoOn}. */
+	void holdInside(long pid) {
+		this.redis.opsForValue().set(held(pid), "1");
+	}
+
+	void letGoOn(long pid) {
+		this.redis.delete(held(pid));
+	}
+
+	/** Waits, inside a critical section, for as long as the calling process is asked to stay there. */
+	void awaitLeaveToGoOn() {
+		long pid = ProcessHandle.current().pid();
+		await().atMost(Duration.ofMinutes(2))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> !Boolean.TRUE.equals(this.redis.hasKey(held(pid))));
 	}
 
 	/** The counter's value for a writer with {@code fencingToken}, or -1 when the token is stale. */
@@ -104,6 +125,10 @@ final class Checker implements AutoCloseable {
 
 	private static String inside(String key) {
 		return "checker:inside:" + key;
+	}
+
+	private static String held(long pid) {
+		return "checker:hold:" + pid;
 	}
 
 	private static String holding(long pid) {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -29,14 +30,12 @@ class FaultSuiteTests {
 
 	private static final int WORKERS = 3;
 
-	/** Between read and write; the first worker is slow, so that freezing it lands inside a critical section. */
-	private static final long THINK_MILLIS = 10;
-
-	private static final long SLOW_WORKER_THINK_MILLIS = 200;
-
 	private static final Duration PAST_THE_TTL = FencedCounterWorker.TTL.plusSeconds(1);
 
-	private static final Duration STEADY_STATE = Duration.ofSeconds(2);
+	/** Accepted writes that a phase lets the workload make before and after its fault. */
+	private static final int STEADY_WRITES = 20;
+
+	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
 
 	private final List<Process> workers = new ArrayList<>();
 
@@ -54,8 +53,7 @@ class FaultSuiteTests {
 		for (int i = 0; i < WORKERS; i++) {
 			this.workers.add(new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
 					System.getProperty("java.class.path"), FencedCounterWorker.class.getName(),
-					Integer.toString(this.store.port()), Integer.toString(this.checkerServer.port()),
-					Long.toString((i == 0) ? SLOW_WORKER_THINK_MILLIS : THINK_MILLIS))
+					Integer.toString(this.store.port()), Integer.toString(this.checkerServer.port()))
 				.redirectErrorStream(true)
 				.redirectOutput(Files.createTempFile("fenced-worker-", ".log").toFile())
 				.start());
@@ -98,36 +96,56 @@ class FaultSuiteTests {
 
 	private List<Fault> faults() {
 		Process holder = this.workers.get(0);
-		return List.of(new Fault("none (baseline)", false, () -> Thread.sleep(STEADY_STATE.toMillis())),
-				new Fault("a worker JVM frozen (SIGSTOP) inside a critical section, past the 2 s TTL", true, () -> {
-					await().atMost(Duration.ofMinutes(1))
-						.pollInterval(Duration.ofMillis(1))
-						.until(() -> this.checker.isInside(holder.pid()));
+		return List.of(new Fault("none (baseline)", false, this::awaitSteadyWrites),
+				new Fault("a worker JVM frozen (SIGSTOP) inside a critical section, past its lease", true, () -> {
+					this.checker.holdInside(holder.pid());
+					String key = await().atMost(Duration.ofMinutes(1))
+						.until(() -> this.checker.insideOf(holder.pid()), Objects::nonNull);
 					signal(holder, "STOP");
-					Thread.sleep(PAST_THE_TTL.toMillis());
+					this.checker.letGoOn(holder.pid());
+					String lease = this.store.command("GET", KEYS.lockKey(key));
+					await().atMost(Duration.ofMinutes(1))
+						.alias("the frozen worker's lease ended")
+						.until(() -> !this.store.command("GET", KEYS.lockKey(key)).equals(lease));
 					signal(holder, "CONT");
 				}), new Fault("redis-server frozen (SIGSTOP) past the TTL", true, () -> {
 					this.store.pause();
-					Thread.sleep(PAST_THE_TTL.toMillis());
+					awaitDown(PAST_THE_TTL);
 					this.store.resume();
 				}), new Fault("redis-server killed (kill -9), restarted empty at once", true, () -> {
 					this.store.kill();
 					this.store.restart();
 				}), new Fault("redis-server killed, restarted empty after more than the TTL", true, () -> {
 					this.store.kill();
-					Thread.sleep(PAST_THE_TTL.toMillis());
+					awaitDown(PAST_THE_TTL);
 					this.store.restart();
 				}), new Fault("CLIENT KILL of the lock connections", false,
 						() -> this.store.command("CLIENT", "KILL", "TYPE", "normal")),
 				new Fault("CLIENT KILL of the subscriber connections", false,
 						() -> this.store.command("CLIENT", "KILL", "TYPE", "pubsub")),
-				new Fault("SCRIPT FLUSH", false, () -> this.store.command("SCRIPT", "FLUSH")),
-				new Fault("memory full (maxmemory reached, noeviction) for 2 s", false, () -> {
+				new Fault("memory full (maxmemory reached, noeviction) until lock calls fail", false, () -> {
+					long failedBefore = failedClosed();
 					this.store.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
 					this.store.command("CONFIG", "SET", "maxmemory", "1");
-					Thread.sleep(STEADY_STATE.toMillis());
+					await().atMost(Duration.ofMinutes(1)).until(() -> failedClosed() > failedBefore + STEADY_WRITES);
 					this.store.command("CONFIG", "SET", "maxmemory", "0");
-				}));
+				}), new Fault("SCRIPT FLUSH", false, () -> this.store.command("SCRIPT", "FLUSH")));
+	}
+
+	/** Holds while the store answers no PING for {@code period}: the fault lasts that long. */
+	private void awaitDown(Duration period) {
+		await().during(period)
+			.atMost(period.plusMinutes(1))
+			.until(() -> !RedisServer.answersOn(this.store.port()));
+	}
+
+	private void awaitSteadyWrites() {
+		long start = accepted();
+		await().atMost(Duration.ofMinutes(1)).until(() -> accepted() >= start + STEADY_WRITES);
+	}
+
+	private long failedClosed() {
+		return this.checker.snapshot().getOrDefault("unavailable", 0L);
 	}
 
 	/** Injects the fault, measures the time to the next accepted write, then lets the workload run on. */
@@ -141,7 +159,7 @@ class FaultSuiteTests {
 			.alias("an accepted write after '" + fault.name() + "'")
 			.until(() -> accepted() > acceptedThen);
 		Duration recovery = Duration.ofNanos(System.nanoTime() - injected);
-		Thread.sleep(STEADY_STATE.toMillis());
+		awaitSteadyWrites();
 		return Outcome.between(fault.name(), fault.overlapsAllowed(), before, this.checker.snapshot(), recovery);
 	}
 

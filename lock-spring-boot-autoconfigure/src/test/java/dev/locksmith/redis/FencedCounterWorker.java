@@ -11,7 +11,7 @@ import dev.locksmith.core.LockUnavailableException;
 /**
  * A worker JVM of the fault suite: until told to stop, two threads lock a random account and do a
  * fenced read-modify-write of its counter, reporting every entry, exit and failure to the checker.
- * Arguments: lock Redis port, checker Redis port, milliseconds between the read and the write.
+ * Arguments: lock Redis port, checker Redis port.
  */
 public final class FencedCounterWorker {
 
@@ -25,12 +25,11 @@ public final class FencedCounterWorker {
 	}
 
 	public static void main(String[] args) throws Exception {
-		long thinkTimeMillis = Long.parseLong(args[2]);
 		try (WorkerLocks worker = new WorkerLocks(Integer.parseInt(args[0]), REDIS_TIMEOUT);
 				Checker checker = new Checker(Integer.parseInt(args[1]))) {
 			Thread[] threads = new Thread[2];
 			for (int i = 0; i < threads.length; i++) {
-				threads[i] = new Thread(() -> work(worker, checker, thinkTimeMillis), "fenced-worker-" + i);
+				threads[i] = new Thread(() -> work(worker, checker), "fenced-worker-" + i);
 				threads[i].start();
 			}
 			for (Thread thread : threads) {
@@ -40,7 +39,7 @@ public final class FencedCounterWorker {
 		System.exit(0);
 	}
 
-	private static void work(WorkerLocks worker, Checker checker, long thinkTimeMillis) {
+	private static void work(WorkerLocks worker, Checker checker) {
 		while (!checker.stopped()) {
 			String key = Checker.KEYS.get(ThreadLocalRandom.current().nextInt(Checker.KEYS.size()));
 			try (LockHandle lock = worker.locks.acquire(key, OPTIONS)) {
@@ -48,7 +47,7 @@ public final class FencedCounterWorker {
 				try {
 					long value = checker.read(key, lock.fencingToken());
 					if (value >= 0) {
-						Thread.sleep(thinkTimeMillis);
+						checker.awaitLeaveToGoOn();
 						checker.write(key, value + 1, lock.fencingToken());
 					}
 				}

@@ -29,14 +29,15 @@ final class ReliabilityReport {
 				`./mvnw -pl lock-spring-boot-autoconfigure -am verify -Dtest=FaultSuiteTests -Dsurefire.failIfNoSpecifiedTests=false -Dreliability.publish=true`.
 
 				Three worker JVMs, two threads each, lock one of three accounts at random and do a fenced
-				read-modify-write of its counter, waiting 10 ms between the read and the write (200 ms in the
-				first JVM, the one that gets frozen): the read and the write both carry the lock's fencing token,
-				and the counter refuses a token lower than the highest it has seen. Leases are 2 s with renewal, every
+				read-modify-write of its counter: the read and the write both carry the lock's fencing token, and
+				the counter refuses a token lower than the highest it has seen. Leases are 2 s with renewal, every
 				Redis call is bounded by 500 ms, and a busy lock is waited for up to 1 s. A checker on a second
 				Redis, never faulted, counts entries into critical sections, overlaps (a worker entering while
 				another is inside) and lost updates (the counters' sum against the accepted writes). The faults hit
 				the lock store one after the other; each row covers the fault, the time until the next accepted
-				write (recovery), and 2 s of steady work after it.
+				write (recovery), and 20 accepted writes after it. A frozen store stays frozen, and a killed one
+				down, for 3 s (past the 2 s lease); the frozen worker is frozen between its read and its write
+				until its lease ended in Redis; memory stays full until 20 lock calls failed closed.
 
 				""");
 		report.append("Run of ").append(LocalDate.now()).append(" on ").append(Runtime.getRuntime().availableProcessors())

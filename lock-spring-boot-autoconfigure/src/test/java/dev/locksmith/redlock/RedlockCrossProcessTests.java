@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -46,9 +48,14 @@ class RedlockCrossProcessTests extends RedlockTestSupport {
 				.start());
 		}
 		await().atMost(Duration.ofMinutes(2)).until(() -> count(resource) >= 50);
+		Map<String, String> leasesAtTheCrash = leases(nodes.subList(1, nodes.size()));
 		nodes.get(0).kill();
-		// A deliberate pause, not a wait for a condition: the restarted server must have outlived every lease it forgot.
-		Thread.sleep(TTL.multipliedBy(2).toMillis());
+		// The server restarts empty only once every lease it may have granted has ended: any lease held at the
+		// crash was also granted by a majority, so by one of the other servers, and is gone from them.
+		await().atMost(Duration.ofMinutes(1))
+			.until(() -> leases(nodes.subList(1, nodes.size())).entrySet()
+				.stream()
+				.noneMatch((lease) -> lease.getValue().equals(leasesAtTheCrash.get(lease.getKey()))));
 		nodes.get(0).restart();
 		for (int i = 0; i < PROCESSES; i++) {
 			Process worker = workers.get(i);
@@ -62,6 +69,19 @@ class RedlockCrossProcessTests extends RedlockTestSupport {
 			.mapToLong(Long::parseLong)
 			.toArray();
 		assertThat(tokens).hasSize(PROCESSES * INCREMENTS_EACH).isSorted().doesNotHaveDuplicates();
+	}
+
+	/** The lock keys of {@code servers} and the owner token in each, by server port and key. */
+	private static Map<String, String> leases(List<RedisServer> servers) {
+		Map<String, String> leases = new HashMap<>();
+		for (RedisServer server : servers) {
+			for (String key : server.command("KEYS", RedlockFixture.KEYS.lockKeyPattern()).split("\n")) {
+				if (!key.isEmpty()) {
+					leases.put(server.port() + " " + key, server.command("GET", key));
+				}
+			}
+		}
+		return leases;
 	}
 
 	private static long count(RedisServer resource) {
