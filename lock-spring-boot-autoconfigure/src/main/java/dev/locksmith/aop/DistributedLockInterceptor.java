@@ -14,20 +14,18 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.expression.BeanResolver;
 import org.springframework.util.ClassUtils;
 
-import dev.locksmith.core.LockContext;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockService;
+import dev.locksmith.core.internal.LockFrames;
 
 /**
  * Runs a {@code @DistributedLock} method under its lock: resolves the keys, gives a nested call on
  * keys the running call already holds one more hold without another round trip, and for
  * {@link CompletionStage}, {@code Mono} and {@code Flux} results keeps its hold until the method's own
  * work completes.
- *
- * @since 0.1.0
  */
-public final class DistributedLockInterceptor implements MethodInterceptor {
+final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private static final boolean reactorPresent = ClassUtils.isPresent("reactor.core.publisher.Mono",
 			DistributedLockInterceptor.class.getClassLoader());
@@ -40,7 +38,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private final @Nullable ReactiveLocking reactiveLocking;
 
-	public DistributedLockInterceptor(Supplier<LockService> locks, LockDefinitions definitions,
+	DistributedLockInterceptor(Supplier<LockService> locks, LockDefinitions definitions,
 			@Nullable BeanResolver beans) {
 		this.definitions = definitions;
 		this.keyResolver = new LockKeyResolver(beans);
@@ -70,11 +68,11 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private @Nullable Object lockDuringCall(MethodInvocation invocation, LockDefinition definition, List<String> keys)
 			throws Throwable {
-		LockHandle handle = this.acquisition.acquire(definition, keys, LockContext.held());
+		LockHandle handle = this.acquisition.acquire(definition, keys, LockFrames.held());
 		if (handle == null) {
 			return (invocation.getMethod().getReturnType() == Optional.class) ? Optional.empty() : null;
 		}
-		try (handle; LockContext.Scope scope = this.acquisition.enter(handle, definition, keys)) {
+		try (handle; LockFrames.Scope scope = this.acquisition.enter(handle, definition, keys)) {
 			Object result = invocation.proceed();
 			requireHeld(handle);
 			return result;
@@ -90,7 +88,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 			List<String> keys) throws Throwable {
 		LockHandle handle;
 		try {
-			handle = this.acquisition.acquire(definition, keys, LockContext.held());
+			handle = this.acquisition.acquire(definition, keys, LockFrames.held());
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -99,7 +97,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
 			return CompletableFuture.completedFuture(null);
 		}
 		CompletionStage<?> stage;
-		try (LockContext.Scope scope = this.acquisition.enter(handle, definition, keys)) {
+		try (LockFrames.Scope scope = this.acquisition.enter(handle, definition, keys)) {
 			stage = (CompletionStage<?>) invocation.proceed();
 		}
 		catch (Throwable ex) {

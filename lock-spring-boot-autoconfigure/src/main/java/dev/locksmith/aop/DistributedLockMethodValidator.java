@@ -26,8 +26,9 @@ public final class DistributedLockMethodValidator implements BeanPostProcessor {
 
 	private final LockDefinitions definitions;
 
-	public DistributedLockMethodValidator(LockDefinitions definitions) {
-		this.definitions = definitions;
+	/** Checks the annotations that {@code advisor} enforces, parsed once for both. */
+	public DistributedLockMethodValidator(DistributedLockAdvisor advisor) {
+		this.definitions = advisor.definitions();
 	}
 
 	@Override

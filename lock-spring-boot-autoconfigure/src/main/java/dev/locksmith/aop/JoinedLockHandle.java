@@ -11,12 +11,13 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.internal.HolderAware;
 
 /**
  * Several holds acting as one handle, for a nested call whose keys are partly held by the running
  * call and partly acquired for it: closing it ends every part.
  */
-final class JoinedLockHandle implements LockHandle {
+final class JoinedLockHandle implements LockHandle, HolderAware {
 
 	private final List<LockHandle> parts;
 
@@ -72,6 +73,15 @@ final class JoinedLockHandle implements LockHandle {
 		catch (RuntimeException ex) {
 			holds.forEach(LockHandle::close);
 			throw ex;
+		}
+	}
+
+	@Override
+	public void describeHolder(String holder) {
+		for (LockHandle part : this.parts) {
+			if (part instanceof HolderAware aware) {
+				aware.describeHolder(holder);
+			}
 		}
 	}
 

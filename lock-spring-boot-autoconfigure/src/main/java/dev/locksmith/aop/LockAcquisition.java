@@ -13,12 +13,12 @@ import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.DistributedLockException;
-import dev.locksmith.core.HeldLock;
 import dev.locksmith.core.LockBusyException;
-import dev.locksmith.core.LockContext;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockService;
+import dev.locksmith.core.internal.HeldLock;
 import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.internal.LockFrames;
 
 /**
  * Acquires the locks of an annotated call: keys that the running call already holds get one more
@@ -46,8 +46,8 @@ final class LockAcquisition {
 	}
 
 	/** Makes {@code handle} the current lock of this thread while the method of {@code definition} runs. */
-	LockContext.Scope enter(LockHandle handle, LockDefinition definition, List<String> keys) {
-		return LockContext.enter(heldLock(handle, keys), definition.method());
+	LockFrames.Scope enter(LockHandle handle, LockDefinition definition, List<String> keys) {
+		return LockFrames.enter(heldLock(handle, keys), definition.method());
 	}
 
 	/** Whether acquiring {@code keys} under the {@code held} locks asks the store: some key is not held yet. */

@@ -15,8 +15,7 @@ import dev.locksmith.core.LockOptions;
  * @param keySource the key expression as written
  * @param options lease, wait and renewal
  * @param onBusy what to do when the lock stays busy
- * @since 0.1.0
  */
-public record LockDefinition(String method, String name, @Nullable Expression keyExpression, String keySource,
+record LockDefinition(String method, String name, @Nullable Expression keyExpression, String keySource,
 		LockOptions options, OnBusy onBusy) {
 }

@@ -28,10 +28,8 @@ import dev.locksmith.core.LockOptions;
  * Finds the {@code @DistributedLock} of a method, parses it once (placeholders, durations, the key
  * expression) and caches the result. Every mistake is reported with the method and the offending
  * value, so that it can stop the application at startup.
- *
- * @since 0.1.0
  */
-public final class LockDefinitions {
+final class LockDefinitions {
 
 	private final SpelExpressionParser parser = new SpelExpressionParser();
 
@@ -45,7 +43,7 @@ public final class LockDefinitions {
 
 	private final Supplier<Duration> defaultWaitTime;
 
-	public LockDefinitions(StringValueResolver placeholders, Supplier<Duration> defaultTtl,
+	LockDefinitions(StringValueResolver placeholders, Supplier<Duration> defaultTtl,
 			Supplier<Duration> defaultWaitTime) {
 		this.placeholders = placeholders;
 		this.defaultTtl = defaultTtl;
@@ -56,7 +54,7 @@ public final class LockDefinitions {
 	 * The lock declared on {@code method} as invoked on {@code targetClass}, or {@code null} when none.
 	 * @throws IllegalStateException when the declaration is invalid
 	 */
-	public @Nullable LockDefinition find(Method method, Class<?> targetClass) {
+	@Nullable LockDefinition find(Method method, Class<?> targetClass) {
 		return this.cache.computeIfAbsent(new MethodClassKey(method, targetClass),
 				(key) -> Optional.ofNullable(parse(method, targetClass)))
 			.orElse(null);

@@ -11,10 +11,12 @@ import reactor.core.publisher.SignalType;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.context.ContextView;
 
-import dev.locksmith.core.HeldLock;
 import dev.locksmith.core.LockContext;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.ReactiveLockContext;
+import dev.locksmith.core.internal.HeldLock;
+import dev.locksmith.core.internal.LockFrames;
+import dev.locksmith.core.internal.ReactiveLockFrames;
 
 /**
  * Holds a lock for as long as a {@code Mono} or {@code Flux} subscription runs. Keys that the
@@ -46,7 +48,7 @@ final class ReactiveLocking {
 					return Mono.from(assemble(invocation, definition, held))
 						.flatMap((value) -> stillHeld(handle).thenReturn(value))
 						.switchIfEmpty(stillHeld(handle).then(Mono.empty()))
-						.contextWrite((inner) -> ReactiveLockContext.with(inner, held));
+						.contextWrite((inner) -> ReactiveLockFrames.with(inner, held));
 				}, this::release).doFinally((signal) -> endOnCancel(signal, lock));
 			});
 		}
@@ -56,15 +58,15 @@ final class ReactiveLocking {
 				HeldLock held = this.acquisition.heldLock(handle, keys);
 				return Flux.from(assemble(invocation, definition, held))
 					.concatWith(stillHeld(handle).then(Mono.empty()))
-					.contextWrite((inner) -> ReactiveLockContext.with(inner, held));
+					.contextWrite((inner) -> ReactiveLockFrames.with(inner, held));
 			}, this::release).doFinally((signal) -> endOnCancel(signal, lock));
 		});
 	}
 
 	private Mono<LockHandle> acquire(LockDefinition definition, List<String> keys, ContextView context,
 			SubscriptionLock lock) {
-		List<HeldLock> held = new ArrayList<>(LockContext.held());
-		held.addAll(ReactiveLockContext.held(context));
+		List<HeldLock> held = new ArrayList<>(LockFrames.held());
+		held.addAll(ReactiveLockFrames.held(context));
 		Mono<LockHandle> acquire = Mono
 			.fromCallable(() -> lock.acquire(() -> this.acquisition.acquire(definition, keys, held)));
 		return this.acquisition.needsRoundTrip(keys, held) ? acquire.subscribeOn(Schedulers.boundedElastic())
@@ -73,7 +75,7 @@ final class ReactiveLocking {
 
 	/** Calls the method, which assembles its result while its lock is the current one of this thread. */
 	private Publisher<?> assemble(MethodInvocation invocation, LockDefinition definition, HeldLock held) {
-		try (LockContext.Scope scope = LockContext.enter(held, definition.method())) {
+		try (LockFrames.Scope scope = LockFrames.enter(held, definition.method())) {
 			return proceed(invocation);
 		}
 	}

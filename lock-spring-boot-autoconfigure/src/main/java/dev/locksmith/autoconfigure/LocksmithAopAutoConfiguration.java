@@ -1,7 +1,6 @@
 package dev.locksmith.autoconfigure;
 
 import org.springframework.aop.Advisor;
-import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
@@ -15,15 +14,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
-import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.core.env.Environment;
 import org.springframework.transaction.TransactionExecutionListener;
 
 import dev.locksmith.aop.DistributedLockAdvisor;
-import dev.locksmith.aop.DistributedLockInterceptor;
 import dev.locksmith.aop.DistributedLockMethodValidator;
 import dev.locksmith.aop.LeaseCheckingTransactionListener;
-import dev.locksmith.aop.LockDefinitions;
 import dev.locksmith.core.LockService;
 
 /**
@@ -44,28 +40,22 @@ public final class LocksmithAopAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static LockDefinitions lockDefinitions(ConfigurableBeanFactory beanFactory,
-			ObjectProvider<LocksmithProperties> properties) {
-		return new LockDefinitions(beanFactory::resolveEmbeddedValue, () -> properties.getObject().getDefaultTtl(),
-				() -> properties.getObject().getDefaultWaitTime());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static DistributedLockMethodValidator distributedLockMethodValidator(ObjectProvider<LockDefinitions> definitions) {
-		return new DistributedLockMethodValidator(definitions.getObject());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static DistributedLockAdvisor distributedLockAdvisor(ObjectProvider<LockService> lockService,
-			ObjectProvider<LockDefinitions> definitions, BeanFactory beanFactory, Environment environment) {
-		DistributedLockInterceptor interceptor = new DistributedLockInterceptor(lockService::getObject,
-				definitions.getObject(), new BeanFactoryResolver(beanFactory));
-		return new DistributedLockAdvisor(interceptor,
+			ObjectProvider<LocksmithProperties> properties, ConfigurableBeanFactory beanFactory,
+			Environment environment) {
+		DistributedLockAdvisor advisor = new DistributedLockAdvisor(lockService::getObject, beanFactory,
+				() -> properties.getObject().getDefaultTtl(), () -> properties.getObject().getDefaultWaitTime());
+		advisor.setOrder(
 				environment.getProperty("locksmith.aspect.order", Integer.class, DistributedLockAdvisor.DEFAULT_ORDER));
+		return advisor;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static DistributedLockMethodValidator distributedLockMethodValidator(
+			ObjectProvider<DistributedLockAdvisor> advisor) {
+		return new DistributedLockMethodValidator(advisor.getObject());
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -25,7 +25,7 @@ import dev.locksmith.core.LockLostEvent;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.ReleaseNotifications;
-import dev.locksmith.core.TimeBoundedLockAdministration;
+import dev.locksmith.core.internal.TimeBoundedLockAdministration;
 import dev.locksmith.redis.RedisLockAdministration;
 import dev.locksmith.redis.RedisLockBackend;
 import dev.locksmith.redis.RedisLockKeys;

@@ -15,7 +15,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.ReleaseNotifications;
-import dev.locksmith.core.TimeBoundedLockAdministration;
+import dev.locksmith.core.internal.TimeBoundedLockAdministration;
 import dev.locksmith.redis.RedisLockKeys;
 import dev.locksmith.redlock.RedlockLockAdministration;
 import dev.locksmith.redlock.RedlockLockBackend;

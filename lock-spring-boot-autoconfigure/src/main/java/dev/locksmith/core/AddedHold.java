@@ -5,8 +5,10 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.locksmith.core.internal.HolderAware;
+
 /** One further hold on a {@link DefaultLockHandle}, taken by {@link LockHandle#hold()}; closing it ends that hold only. */
-final class AddedHold implements LockHandle {
+final class AddedHold implements LockHandle, HolderAware {
 
 	private final DefaultLockHandle lock;
 
@@ -63,8 +65,9 @@ final class AddedHold implements LockHandle {
 		return this.lock.toString();
 	}
 
-	DefaultLockHandle lock() {
-		return this.lock;
+	@Override
+	public void describeHolder(String holder) {
+		this.lock.describeHolder(holder);
 	}
 
 }

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
+import dev.locksmith.core.internal.HolderAware;
 import dev.locksmith.core.internal.KeyMasking;
 
 /**
@@ -23,7 +24,7 @@ import dev.locksmith.core.internal.KeyMasking;
  * the local monotonic clock, never the wall clock, and counts holds: this handle is the first, each
  * {@link #hold()} adds one, and the lock is released when the last one ends.
  */
-final class DefaultLockHandle implements LockHandle {
+final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	private enum State {
 
@@ -147,7 +148,8 @@ final class DefaultLockHandle implements LockHandle {
 	}
 
 	/** Names what holds the lock, such as an annotated method, for operators; the first name given stays. */
-	void describeHolder(String holder) {
+	@Override
+	public void describeHolder(String holder) {
 		if (this.holder == null) {
 			this.holder = holder;
 		}

@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import dev.locksmith.core.internal.HeldLock;
 import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.internal.LockFrames;
 
 /**
  * Programmatic entry point to distributed locks: acquire, run code under a lock, ask whether a lock
@@ -55,7 +57,7 @@ public interface LockService {
 	 */
 	default <T> T callLocked(String key, LockOptions options, Callable<T> action) {
 		try (LockHandle handle = acquire(key, options);
-				LockContext.Scope scope = LockContext.enter(new HeldLock(this, handle, List.of(key)), null)) {
+				LockFrames.Scope scope = LockFrames.enter(new HeldLock(this, handle, List.of(key)), null)) {
 			T result = action.call();
 			if (!handle.isHeld()) {
 				throw new LockLostException(handle);

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
+import dev.locksmith.core.internal.TimeLimit;
 
 /**
  * The engine's side of the {@link LockBackend}: waits for each store call on the caller's thread, at

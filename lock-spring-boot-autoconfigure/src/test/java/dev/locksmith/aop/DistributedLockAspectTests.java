@@ -193,7 +193,7 @@ class DistributedLockAspectTests {
 		this.runner.withPropertyValues("locksmith.default-ttl=45s", "locksmith.default-wait-time=10s")
 			.run((context) -> {
 				LockOptions configured = LockOptions.ofTtl(Duration.ofSeconds(45)).withWaitTime(Duration.ofSeconds(10));
-				LockDefinition ship = context.getBean(LockDefinitions.class)
+				LockDefinition ship = context.getBean(DistributedLockAdvisor.class).definitions()
 					.find(Shop.class.getMethod("ship", LockedServices.Order.class), Shop.class);
 
 				assertThat(context.getBean(LockService.class).options()).isEqualTo(configured);
@@ -313,6 +313,16 @@ class DistributedLockAspectTests {
 	}
 
 	@Test
+	void aCallIntoAnotherApplicationContextNeverReusesTheHoldsOfThisOne() {
+		this.runner.run((first) -> this.runner.run((second) -> {
+			Shop secondShop = second.getBean(Shop.class);
+			first.getBean(LockService.class).runLocked("ledger:acct-9", HOLD, () ->
+				assertThatExceptionOfType(LockBusyException.class).isThrownBy(() -> secondShop.inner("acct-9")));
+			assertThat(second.getBean(CallLog.class).calls).isEmpty();
+		}));
+	}
+
+	@Test
 	void ttlPlaceholdersAreResolvedFromTheEnvironment() {
 		// The lease as this process counts it: 2s from before the grant, less the drift allowance.
 		this.runner.run((context) -> assertThat(context.getBean(Shop.class).leaseMillis()).isBetween(1000L, 2000L));
@@ -322,7 +332,7 @@ class DistributedLockAspectTests {
 	void waitTimePlaceholdersAreResolvedFromTheEnvironment() {
 		this.runner.run((context) -> {
 			Class<?> shop = AopUtils.getTargetClass(context.getBean(Shop.class));
-			LockDefinition patient = context.getBean(LockDefinitions.class).find(shop.getMethod("patient"), shop);
+			LockDefinition patient = context.getBean(DistributedLockAdvisor.class).definitions().find(shop.getMethod("patient"), shop);
 			assertThat(patient.options().waitTime()).isEqualTo(Duration.ofMillis(1500));
 		});
 	}

@@ -4,13 +4,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -25,13 +26,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.aop.DistributedLockAdvisor;
 import dev.locksmith.aop.DistributedLockMethodValidator;
-import dev.locksmith.aop.LockDefinitions;
 import dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration;
 import dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration;
 import dev.locksmith.autoconfigure.metrics.LocksmithMetricsAutoConfiguration;
 import dev.locksmith.core.DefaultLockService;
-import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostEvent;
 import dev.locksmith.core.LockOptions;
@@ -150,8 +150,8 @@ class LocksmithAutoConfigurationTests {
 
 	@Test
 	void theMethodValidatorBacksOffForTheApplicationsOwn() {
-		DistributedLockMethodValidator own = new DistributedLockMethodValidator(
-				new LockDefinitions((value) -> value, () -> Duration.ofSeconds(30), () -> Duration.ZERO));
+		DistributedLockMethodValidator own = new DistributedLockMethodValidator(new DistributedLockAdvisor(
+				() -> null, new DefaultListableBeanFactory(), () -> Duration.ofSeconds(30), () -> Duration.ZERO));
 		onRedis().withConfiguration(ALL_OF_LOCKSMITH)
 			.withBean("distributedLockMethodValidator", DistributedLockMethodValidator.class, () -> own)
 			.run((context) -> assertThat(context).getBean(DistributedLockMethodValidator.class).isSameAs(own));

@@ -1,4 +1,4 @@
-package dev.locksmith.core;
+package dev.locksmith.core.internal;
 
 import java.time.Duration;
 import java.util.List;
@@ -7,15 +7,17 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.locksmith.core.LockUnavailableException;
+
 /**
  * Waits for a store call at most the timeout, on the caller's thread, turning silence into a
  * {@link LockUnavailableException}: a store that stops answering never hangs the caller.
  */
-final class TimeLimit {
+public final class TimeLimit {
 
 	private final Duration timeout;
 
-	TimeLimit(Duration timeout) {
+	public TimeLimit(Duration timeout) {
 		if (timeout.toMillis() < 1) {
 			throw new IllegalArgumentException("timeout must be at least 1ms, was " + timeout);
 		}
@@ -23,7 +25,7 @@ final class TimeLimit {
 	}
 
 	/** Waits for a started call; {@code what} names it in messages ("acquire of 'a'"). */
-	<T> T await(CompletableFuture<T> call, String what) throws InterruptedException {
+	public <T> T await(CompletableFuture<T> call, String what) throws InterruptedException {
 		try {
 			return call.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
 		}
@@ -40,7 +42,7 @@ final class TimeLimit {
 	}
 
 	/** Waits until every call is done, at most the timeout; the caller reads which answered. */
-	void awaitAll(List<? extends CompletableFuture<?>> calls) throws InterruptedException {
+	public void awaitAll(List<? extends CompletableFuture<?>> calls) throws InterruptedException {
 		try {
 			CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(this.timeout.toNanos(),
 					TimeUnit.NANOSECONDS);

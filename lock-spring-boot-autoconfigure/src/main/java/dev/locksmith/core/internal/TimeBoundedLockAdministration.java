@@ -1,4 +1,4 @@
-package dev.locksmith.core;
+package dev.locksmith.core.internal;
 
 import java.time.Duration;
 import java.util.List;
@@ -10,14 +10,13 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.LockUnavailableException;
 
 /**
  * Decorator that bounds every {@link LockAdministration} call by a timeout, so an operator's
  * request or a health check never hangs on a silent store. The blocking calls run on a small
  * bounded pool: beyond {@link #MAX_THREADS} calls in flight, a call fails at once.
- *
- * @since 0.1.0
  */
 public final class TimeBoundedLockAdministration implements LockAdministration, AutoCloseable {
 

@@ -1,15 +1,17 @@
-package dev.locksmith.core;
+package dev.locksmith.core.internal;
 
 import java.util.List;
 
+import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockService;
+
 /**
- * A lock that a running call holds, as {@link LockContext} and {@link ReactiveLockContext} carry it:
+ * A lock that a running call holds, as {@link LockFrames} and {@link ReactiveLockFrames} carry it:
  * a nested call finds here the keys it may hold again without a round trip.
  *
  * @param owner the lock service that granted the lock; a nested call through another one never reuses it
  * @param handle the call's hold on the lock
  * @param keys the keys that the handle holds
- * @since 0.1.0
  */
 public record HeldLock(LockService owner, LockHandle handle, List<String> keys) {
 

@@ -1,16 +1,16 @@
-package dev.locksmith.core;
+package dev.locksmith.core.internal;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Creates numbered daemon threads, so Locksmith's background work never keeps a JVM alive. */
-final class DaemonThreadFactory implements ThreadFactory {
+public final class DaemonThreadFactory implements ThreadFactory {
 
 	private final String prefix;
 
 	private final AtomicInteger count = new AtomicInteger();
 
-	DaemonThreadFactory(String prefix) {
+	public DaemonThreadFactory(String prefix) {
 		this.prefix = prefix;
 	}
 

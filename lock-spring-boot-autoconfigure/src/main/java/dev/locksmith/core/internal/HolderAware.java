@@ -1,0 +1,9 @@
+package dev.locksmith.core.internal;
+
+/** A lock handle that records what holds it, such as the annotated method, for the locks endpoint. */
+public interface HolderAware {
+
+	/** Records {@code holder} unless an earlier one was recorded. */
+	void describeHolder(String holder);
+
+}
