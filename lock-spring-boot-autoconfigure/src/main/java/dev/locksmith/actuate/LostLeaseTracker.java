@@ -27,12 +27,12 @@ public final class LostLeaseTracker implements LockEventListener {
 	}
 
 	/** Leases lost since start. */
-	public long lostCount() {
+	long lostCount() {
 		return this.lost.get();
 	}
 
 	/** When the last lease was lost, or {@code null}. */
-	public @Nullable Instant lastLoss() {
+	@Nullable Instant lastLoss() {
 		return this.lastLoss.get();
 	}
 

@@ -2,6 +2,7 @@ package dev.locksmith.aop;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -10,6 +11,7 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ReflectionUtils;
+import org.springframework.util.function.SingletonSupplier;
 
 import dev.locksmith.annotation.DistributedLock;
 
@@ -24,11 +26,14 @@ public final class DistributedLockMethodValidator implements BeanPostProcessor {
 
 	private static final Log logger = LogFactory.getLog(DistributedLockMethodValidator.class);
 
-	private final LockDefinitions definitions;
+	private final SingletonSupplier<DistributedLockAdvisor> advisor;
 
-	/** Checks the annotations that {@code advisor} enforces, parsed once for both. */
-	public DistributedLockMethodValidator(DistributedLockAdvisor advisor) {
-		this.definitions = advisor.definitions();
+	/**
+	 * Checks the annotations that the advisor enforces, parsed once for both.
+	 * @param advisor the advisor, looked up when the first annotated bean is checked
+	 */
+	public DistributedLockMethodValidator(Supplier<DistributedLockAdvisor> advisor) {
+		this.advisor = SingletonSupplier.of(advisor);
 	}
 
 	@Override
@@ -50,7 +55,7 @@ public final class DistributedLockMethodValidator implements BeanPostProcessor {
 					+ "cannot intercept a " + unreachable + " method, so it would run without its lock");
 			return;
 		}
-		this.definitions.find(method, type);
+		this.advisor.obtain().definitions().find(method, type);
 	}
 
 }

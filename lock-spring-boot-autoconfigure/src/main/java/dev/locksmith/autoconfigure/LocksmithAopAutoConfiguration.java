@@ -55,7 +55,7 @@ public final class LocksmithAopAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static DistributedLockMethodValidator distributedLockMethodValidator(
 			ObjectProvider<DistributedLockAdvisor> advisor) {
-		return new DistributedLockMethodValidator(advisor.getObject());
+		return new DistributedLockMethodValidator(advisor::getObject);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -31,7 +31,7 @@ import dev.locksmith.core.internal.KeyMasking;
 public final class DefaultLockService implements LockService, AutoCloseable {
 
 	/** How much earlier than the store this process counts a lease as ended, unless configured otherwise. */
-	public static final Duration DEFAULT_DRIFT_ALLOWANCE = Duration.ofMillis(10);
+	private static final Duration DEFAULT_DRIFT_ALLOWANCE = Duration.ofMillis(10);
 
 	private static final Logger logger = System.getLogger(DefaultLockService.class.getName());
 
@@ -144,11 +144,6 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	 */
 	public void addListener(LockEventListener listener) {
 		this.events.add(listener);
-	}
-
-	/** The id this process writes into every owner token. */
-	public String instanceId() {
-		return this.ownerTokens.instanceId();
 	}
 
 	/** Stops renewing; locks still held expire after their lease. Events already queued are still delivered. */

@@ -34,10 +34,6 @@ final class OwnerTokens {
 		return host + "-" + ProcessHandle.current().pid();
 	}
 
-	String instanceId() {
-		return this.instanceId;
-	}
-
 	String next() {
 		byte[] bytes = new byte[16];
 		this.random.nextBytes(bytes);

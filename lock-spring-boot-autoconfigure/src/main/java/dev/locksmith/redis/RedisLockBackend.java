@@ -31,7 +31,7 @@ import dev.locksmith.core.internal.KeyMasking;
 public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	/** How long a waiter handed a lock has to take it, unless configured otherwise. */
-	public static final Duration DEFAULT_CLAIM_LEASE = Duration.ofSeconds(1);
+	static final Duration DEFAULT_CLAIM_LEASE = Duration.ofSeconds(1);
 
 	/** How long a fencing counter outlives its last grant; the server clock floor covers the rest. */
 	static final Duration FENCE_COUNTER_LIFETIME = Duration.ofHours(1);

@@ -31,7 +31,7 @@ public final class RedisLockKeys {
 	}
 
 	/** The application's key of a Redis lock key, the reverse of {@link #lockKey(String)}. */
-	public String keyOf(String lockKey) {
+	String keyOf(String lockKey) {
 		return keyOf(lockKey, "", "lock key");
 	}
 
@@ -41,22 +41,22 @@ public final class RedisLockKeys {
 	}
 
 	/** The Redis list of the owner tokens waiting for {@code key}, first come first. */
-	public String queueKey(String key) {
+	String queueKey(String key) {
 		return name("queue:", key);
 	}
 
 	/** The Redis hash of the deadline of each waiter for {@code key}. */
-	public String deadlinesKey(String key) {
+	String deadlinesKey(String key) {
 		return name("deadlines:", key);
 	}
 
 	/** The pub/sub channel on which a release of {@code key} hands it to a waiter. */
-	public String releaseChannel(String key) {
+	String releaseChannel(String key) {
 		return name("released:", key);
 	}
 
 	/** The application's key of a release channel, the reverse of {@link #releaseChannel(String)}. */
-	public String keyOfChannel(String channel) {
+	String keyOfChannel(String channel) {
 		return keyOf(channel, "released:", "release channel");
 	}
 

@@ -313,16 +313,6 @@ class DistributedLockAspectTests {
 	}
 
 	@Test
-	void aCallIntoAnotherApplicationContextNeverReusesTheHoldsOfThisOne() {
-		this.runner.run((first) -> this.runner.run((second) -> {
-			Shop secondShop = second.getBean(Shop.class);
-			first.getBean(LockService.class).runLocked("ledger:acct-9", HOLD, () ->
-				assertThatExceptionOfType(LockBusyException.class).isThrownBy(() -> secondShop.inner("acct-9")));
-			assertThat(second.getBean(CallLog.class).calls).isEmpty();
-		}));
-	}
-
-	@Test
 	void ttlPlaceholdersAreResolvedFromTheEnvironment() {
 		// The lease as this process counts it: 2s from before the grant, less the drift allowance.
 		this.runner.run((context) -> assertThat(context.getBean(Shop.class).leaseMillis()).isBetween(1000L, 2000L));

@@ -36,6 +36,7 @@ import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -153,6 +154,9 @@ class LockLifetimeTests {
 				assertThat(exists("job:a")).isTrue();
 				assertThat(exists("job:b")).isTrue();
 				assertThat(tryAcquire(other, "job:b")).as("b, acquired for the nested call").isEmpty();
+				assertThat(other.heldLocks()).extracting(LockInfo::key, LockInfo::holder)
+					.containsExactlyInAnyOrder(tuple("job:a", "Jobs.holdThenLockAll(String, List, Runnable, Runnable)"),
+							tuple("job:b", "Jobs.lockAll(List, Runnable)"));
 			}, () -> {
 				assertThat(exists("job:a")).as("a, still held by the outer call").isTrue();
 				assertThat(exists("job:b")).as("b, released with the nested call").isFalse();

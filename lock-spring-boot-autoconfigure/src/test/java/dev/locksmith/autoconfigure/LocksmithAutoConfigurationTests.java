@@ -150,7 +150,7 @@ class LocksmithAutoConfigurationTests {
 
 	@Test
 	void theMethodValidatorBacksOffForTheApplicationsOwn() {
-		DistributedLockMethodValidator own = new DistributedLockMethodValidator(new DistributedLockAdvisor(
+		DistributedLockMethodValidator own = new DistributedLockMethodValidator(() -> new DistributedLockAdvisor(
 				() -> null, new DefaultListableBeanFactory(), () -> Duration.ofSeconds(30), () -> Duration.ZERO));
 		onRedis().withConfiguration(ALL_OF_LOCKSMITH)
 			.withBean("distributedLockMethodValidator", DistributedLockMethodValidator.class, () -> own)

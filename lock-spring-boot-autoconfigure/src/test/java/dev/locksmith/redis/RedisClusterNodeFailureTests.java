@@ -41,7 +41,7 @@ class RedisClusterNodeFailureTests {
 	@BeforeEach
 	void startCluster() throws Exception {
 		this.cluster = RedisCluster.start();
-		this.locks = newService(DefaultLockService.DEFAULT_DRIFT_ALLOWANCE);
+		this.locks = newService(Duration.ofMillis(10));
 	}
 
 	@AfterEach

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The locks held by the running calls of this thread, innermost last: the state behind
- * {@code LockContext}, which integrations such as the {@code @DistributedLock} aspect push and pop.
+ * {@code LockContext}, pushed and popped by Locksmith's aspect and {@code LockService#callLocked}.
  */
 public final class LockFrames {
 

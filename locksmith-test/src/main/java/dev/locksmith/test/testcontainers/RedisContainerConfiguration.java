@@ -22,7 +22,7 @@ import org.testcontainers.utility.DockerImageName;
 public class RedisContainerConfiguration {
 
 	/** The image the container runs. */
-	public static final DockerImageName REDIS_IMAGE = DockerImageName.parse("redis:7.4-alpine");
+	private static final DockerImageName REDIS_IMAGE = DockerImageName.parse("redis:7.4-alpine");
 
 	private static final int REDIS_PORT = 6379;
 
