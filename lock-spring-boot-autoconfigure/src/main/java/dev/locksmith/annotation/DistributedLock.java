@@ -8,8 +8,9 @@ import java.lang.annotation.Target;
 
 /**
  * Runs the annotated method only while this process holds a distributed lock, so that one caller in
- * the whole fleet runs it for a given key at a time. The lock's key is
- * {@code <locksmith.key-prefix><name>:<key>}.
+ * the whole fleet runs it for a given key at a time. The lock's key is {@code <name>:<key>}, or
+ * {@code <name>} when {@link #key()} is empty; in Redis it is stored under
+ * {@code <locksmith.key-prefix>{<lock key>}}.
  *
  * <pre class="code">
  * &#64;DistributedLock(key = "#accountId", ttl = "30s")

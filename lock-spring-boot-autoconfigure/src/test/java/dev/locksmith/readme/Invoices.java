@@ -22,7 +22,7 @@ class Invoices {
 		LockOptions options = LockOptions.ofTtl(Duration.ofSeconds(30))
 				.withWaitTime(Duration.ofSeconds(5))
 				.withName("invoice");
-		try (LockHandle lock = this.locks.acquire("invoice-" + invoiceId, options)) {   // LockBusyException after 5s
+		try (LockHandle lock = this.locks.acquire("invoice:" + invoiceId, options)) {   // LockBusyException after 5s
 			deliver(invoiceId, lock.fencingToken());
 		}
 	}

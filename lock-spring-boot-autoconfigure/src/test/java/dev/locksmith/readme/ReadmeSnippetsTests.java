@@ -16,26 +16,24 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's Java snippets are the tagged parts of this package's sources, which the build
- * compiles: a snippet cannot stop compiling unnoticed, and no snippet exists that is not compiled.
+ * The README's Java snippets are the tagged parts of sources that the build compiles (this package's,
+ * and those of the modules a snippet needs): a snippet cannot stop compiling unnoticed, and no snippet
+ * exists that is not compiled.
  */
 class ReadmeSnippetsTests {
 
 	private static final Path README = Path.of("..", "README.md");
 
-	private static final Path SNIPPETS = Path.of("src", "test", "java", "dev", "locksmith", "readme");
+	private static final List<Path> SNIPPETS = List.of(Path.of("src/test/java/dev/locksmith/readme"),
+			Path.of("../locksmith-test/src/test/java/dev/locksmith/test/readme"),
+			Path.of("../sample-app/src/test/java/dev/locksmith/sample"));
 
 	private static final Pattern JAVA_BLOCK = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL);
 
-	/**
-	 * Blocks about the test-support module, whose types this module cannot see: they name these
-	 * types, and are left to a snippet test in that module.
-	 */
-	private static final List<String> OTHER_MODULES = List.of("LockAssertions", "InMemoryLockBackend",
-			"RedisContainerConfiguration");
-
-	private static final Pattern TAGGED = Pattern.compile("// tag::([\\w-]+)\\[]\\n(.*?)// end::\\1\\[]\\n",
+	private static final Pattern TAGGED = Pattern.compile("// tag::([\\w-]+)\\[]\\n(.*?)[ \\t]*// end::\\1\\[]\\n",
 			Pattern.DOTALL);
+
+	private static final Pattern INDENT = Pattern.compile("^ *(?=\\S)", Pattern.MULTILINE);
 
 	@Test
 	void everyCompiledSnippetIsInTheReadmeVerbatim() throws IOException {
@@ -50,9 +48,6 @@ class ReadmeSnippetsTests {
 	void everyJavaBlockOfTheReadmeIsACompiledSnippet() throws IOException {
 		List<String> compiled = List.copyOf(snippets().values());
 		for (String block : readmeBlocks()) {
-			if (OTHER_MODULES.stream().anyMatch(block::contains)) {
-				continue;
-			}
 			assertThat(compiled).as("a tagged snippet under %s equal to this README block:%n%s", SNIPPETS, block)
 				.contains(block);
 		}
@@ -67,18 +62,28 @@ class ReadmeSnippetsTests {
 		return blocks;
 	}
 
-	/** Tagged parts of the snippet sources by tag, with tabs shown as four spaces as the README does. */
+	/**
+	 * Tagged parts of the snippet sources by tag, with tabs shown as four spaces and the indentation
+	 * they share removed, as the README shows them.
+	 */
 	private static Map<String, String> snippets() throws IOException {
 		Map<String, String> snippets = new LinkedHashMap<>();
-		try (Stream<Path> files = Files.list(SNIPPETS)) {
-			for (Path file : files.filter((path) -> path.toString().endsWith(".java")).sorted().toList()) {
-				Matcher tagged = TAGGED.matcher(Files.readString(file));
-				while (tagged.find()) {
-					snippets.put(tagged.group(1), tagged.group(2).replace("\t", "    "));
+		for (Path directory : SNIPPETS) {
+			try (Stream<Path> files = Files.list(directory)) {
+				for (Path file : files.filter((path) -> path.toString().endsWith(".java")).sorted().toList()) {
+					Matcher tagged = TAGGED.matcher(Files.readString(file));
+					while (tagged.find()) {
+						snippets.put(tagged.group(1), dedent(tagged.group(2).replace("\t", "    ")));
+					}
 				}
 			}
 		}
 		return snippets;
+	}
+
+	private static String dedent(String snippet) {
+		int shared = INDENT.matcher(snippet).results().mapToInt((indent) -> indent.group().length()).min().orElse(0);
+		return snippet.replaceAll("(?m)^ {" + shared + "}", "");
 	}
 
 }

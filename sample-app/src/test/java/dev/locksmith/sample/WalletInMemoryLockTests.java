@@ -25,8 +25,8 @@ import static org.awaitility.Awaitility.await;
  * The wallet's locking tested the fast way, as users of locksmith-test test theirs: on the in-memory
  * lock store, with no Redis at all, and with the AssertJ lock assertions.
  */
-@SpringBootTest(properties = { "locksmith.store=in-memory",
-		"spring.datasource.url=jdbc:h2:mem:wallet-in-memory-lock-tests;DB_CLOSE_DELAY=-1" })
+// tag::in-memory-store-test[]
+@SpringBootTest(properties = "locksmith.store=in-memory")
 class WalletInMemoryLockTests {
 
 	@Autowired
@@ -66,3 +66,4 @@ class WalletInMemoryLockTests {
 	}
 
 }
+// end::in-memory-store-test[]
