@@ -177,6 +177,11 @@ public final class RedisReleaseNotifications implements ReleaseNotifications, Di
 		}
 	}
 
+	/** How many notifications wait for the listener. */
+	int pendingNotifications() {
+		return this.dispatcher.getQueue().size();
+	}
+
 	/** Reads a hand-over: the body is {@code <claim lease ms>:<owner token>}. */
 	private void dispatch(Message message, byte @Nullable [] pattern) {
 		Listener target = this.listener;

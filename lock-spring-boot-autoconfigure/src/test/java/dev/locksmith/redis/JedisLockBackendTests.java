@@ -20,6 +20,8 @@ import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.util.Throwables.getStackTrace;
 
 /** Locking through Jedis, which has no asynchronous API: calls run on a bounded pool. */
 class JedisLockBackendTests {
@@ -82,6 +84,30 @@ class JedisLockBackendTests {
 			assertThat(threads.getThreadCount() - threadsBefore)
 				.as("live threads added by 200 timed-out calls: the bounded pool, and a couple of the JDK's")
 				.isLessThanOrEqualTo(BlockingScriptRunner.THREADS + 2);
+		}
+		finally {
+			this.redis.resume();
+		}
+	}
+
+	@Test
+	void aCallBeyondTheBoundedPoolAndItsQueueIsRefusedInsteadOfQueued() throws Exception {
+		this.locks.tryAcquire("warm-up", HOLD).orElseThrow().close();
+		int capacity = BlockingScriptRunner.THREADS + BlockingScriptRunner.QUEUED;
+		this.redis.pause();
+		try (DefaultLockService impatient = DefaultLockService.builder(this.backend)
+			.storeTimeout(Duration.ofMillis(1))
+			.build()) {
+			Throwable refusal = null;
+			for (int call = 0; call <= capacity && refusal == null; call++) {
+				String key = "frozen:" + call;
+				Throwable failure = catchThrowable(() -> impatient.tryAcquire(key, HOLD));
+				assertThat(failure).isInstanceOf(LockUnavailableException.class);
+				if (getStackTrace(failure).contains("Too many Redis calls in flight")) {
+					refusal = failure;
+				}
+			}
+			assertThat(refusal).as("a refusal within %d calls against a frozen Redis", capacity + 1).isNotNull();
 		}
 		finally {
 			this.redis.resume();

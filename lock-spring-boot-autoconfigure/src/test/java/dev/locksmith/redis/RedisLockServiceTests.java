@@ -4,9 +4,12 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -25,9 +28,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostEvent;
-import dev.locksmith.core.LostLeaseRecorder;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.LostLeaseRecorder;
+import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.testing.CommandMonitor;
 import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
@@ -75,6 +79,18 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 			handle.close();
 			assertThat(monitor.clientCommands()).containsExactly("EVALSHA", "EVALSHA");
 		}
+	}
+
+	@Test
+	void theStoredOwnerIsTheInstanceIdAnd128RandomBits() throws Exception {
+		DefaultLockService named = newService(newServiceBuilder().instanceId("checkout-7"));
+		Set<String> owners = new HashSet<>();
+		for (int i = 0; i < 100; i++) {
+			try (LockHandle held = named.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow()) {
+				owners.add(redis.command("GET", KEYS.lockKey("job")));
+			}
+		}
+		assertThat(owners).hasSize(100).allMatch((owner) -> owner.matches("checkout-7:[0-9a-f]{32}"));
 	}
 
 	@Test
@@ -133,6 +149,54 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 		for (Thread waiter : waiters) {
 			waiter.join(TimeUnit.SECONDS.toMillis(30));
 			assertThat(waiter.isAlive()).as("every waiter was handed its lock in turn").isFalse();
+		}
+	}
+
+	@Test
+	void aKeyIsUnsubscribedWhenNoWaiterHasWaitedForItForAWhile() throws Exception {
+		DefaultLockService waiting = newService();
+		String channel = KEYS.releaseChannel("job");
+		ExecutorService waiterThread = Executors.newSingleThreadExecutor();
+		try (LockHandle holder = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow()) {
+			Future<Optional<LockHandle>> waiter = waiterThread
+				.submit(() -> waiting.tryAcquire("job", LockOptions.ofTtl(LONG).withWaitTime(Duration.ofSeconds(2))));
+			await().atMost(Duration.ofSeconds(30))
+				.alias("subscribed while the waiter waits (and " + RedisReleaseNotifications.LINGER + " after)")
+				.until(() -> redis.command("PUBSUB", "NUMSUB", channel).equals(channel + "\n1"));
+			assertThat(waiter.get(30, TimeUnit.SECONDS)).isEmpty();
+			await().atMost(Duration.ofSeconds(30))
+				.alias("unsubscribed once no waiter was left for " + RedisReleaseNotifications.LINGER)
+				.until(() -> redis.command("PUBSUB", "NUMSUB", channel).equals(channel + "\n0"));
+		}
+		finally {
+			waiterThread.shutdownNow();
+		}
+	}
+
+	@Test
+	void notificationsForABusyListenerWaitInABoundedQueueAndTheRestAreDropped() throws Exception {
+		CountDownLatch listenerBusy = new CountDownLatch(1);
+		RedisReleaseNotifications notifications = notificationsWatching("job", (key, owner, claimLease) -> {
+			try {
+				listenerBusy.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		String channel = KEYS.releaseChannel("job");
+		try {
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> redis.command("PUBSUB", "NUMSUB", channel).equals(channel + "\n1"));
+			redis.command("EVAL", "for i = 1, tonumber(ARGV[1]) do redis.call('PUBLISH', KEYS[1], '1000:owner-' .. i) end",
+					"1", channel, String.valueOf(RedisReleaseNotifications.DISPATCH_QUEUE + 500));
+			await().atMost(Duration.ofSeconds(30))
+				.during(Duration.ofMillis(500))
+				.alias("a full queue that grows no further")
+				.until(notifications::pendingNotifications, (pending) -> pending == RedisReleaseNotifications.DISPATCH_QUEUE);
+		}
+		finally {
+			listenerBusy.countDown();
 		}
 	}
 
@@ -386,10 +450,14 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	/** Release notifications, subscribed to the releases of {@code key}. */
 	private RedisReleaseNotifications notificationsWatching(String key) {
+		return notificationsWatching(key, (released, ownerToken, claimLease) -> {
+		});
+	}
+
+	private RedisReleaseNotifications notificationsWatching(String key, ReleaseNotifications.Listener listener) {
 		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connectForTest(), KEYS);
 		this.resources.add(0, notifications::destroy);
-		notifications.listen((released, ownerToken, claimLease) -> {
-		});
+		notifications.listen(listener);
 		notifications.watch(key, Duration.ofSeconds(10));
 		return notifications;
 	}
