@@ -27,11 +27,16 @@ local n = #KEYS / 4
 local owner, lease, fenceLifetime, queueFor, claimLease = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local nowMillis, nowMicros = serverTime()
 local busy = 0
+local noQueue = {}   -- keys found free without a queue: the caller stands in no queue to leave
 for i = 1, n do
   local holder = redis.call('GET', KEYS[i])
-  if not holder and redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
-    handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease)
-    holder = redis.call('GET', KEYS[i])
+  if not holder then
+    if redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
+      handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease)
+      holder = redis.call('GET', KEYS[i])
+    else
+      noQueue[i] = true
+    end
   end
   if holder and holder ~= owner then
     busy = i
@@ -42,7 +47,7 @@ if busy == 0 then
   local granted = {1}
   for i = 1, n do
     redis.call('SET', KEYS[i], owner, 'PX', lease)
-    if redis.call('HDEL', KEYS[3 * n + i], owner) == 1 then
+    if not noQueue[i] and redis.call('HDEL', KEYS[3 * n + i], owner) == 1 then
       redis.call('LREM', KEYS[2 * n + i], 0, owner)
     end
     local fence = math.max(tonumber(redis.call('GET', KEYS[n + i]) or '0') + 1, nowMicros)

@@ -12,12 +12,13 @@ end
 
 -- Hands the free lock to the first live waiter; returns whether one took it.
 local function handOn(lock, queue, deadlines, channel, claimLease)
-  local nowMillis = serverTime()
+  local nowMillis
   while true do
     local head = redis.call('LPOP', queue)
     if not head then
       return false
     end
+    nowMillis = nowMillis or serverTime()
     local deadline = tonumber(redis.call('HGET', deadlines, head) or '0')
     redis.call('HDEL', deadlines, head)
     if deadline > nowMillis then

@@ -11,8 +11,9 @@ local n = #KEYS / 3
 local owner, claimLease = ARGV[1], ARGV[2]
 local released = 0
 for i = 1, n do
-  redis.call('LREM', KEYS[n + i], 0, owner)
-  redis.call('HDEL', KEYS[2 * n + i], owner)
+  if redis.call('HDEL', KEYS[2 * n + i], owner) == 1 then
+    redis.call('LREM', KEYS[n + i], 0, owner)
+  end
   if redis.call('GET', KEYS[i]) == owner then
     redis.call('DEL', KEYS[i])
     handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], ARGV[2 + i], claimLease)
