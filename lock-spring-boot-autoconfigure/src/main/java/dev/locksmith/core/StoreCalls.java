@@ -5,6 +5,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
@@ -32,7 +33,7 @@ final class StoreCalls {
 			throws InterruptedException {
 		CompletableFuture<AcquireResult> call = this.backend.tryAcquire(keys, ownerToken, ttl, queueFor);
 		try {
-			return await(call, "acquire of " + LockKeys.describe(keys));
+			return await(call, () -> "acquire of " + LockKeys.describe(keys));
 		}
 		catch (LockUnavailableException | InterruptedException ex) {
 			// Given back at once, which frees the locks of the slots that already answered (and any grant
@@ -45,7 +46,7 @@ final class StoreCalls {
 	}
 
 	int release(List<String> keys, String ownerToken) throws InterruptedException {
-		return await(this.backend.release(keys, ownerToken), "release of " + LockKeys.describe(keys));
+		return await(this.backend.release(keys, ownerToken), () -> "release of " + LockKeys.describe(keys));
 	}
 
 	/** Sends a release without waiting for it: for a waiter that gives up, or a grant nobody waits for. */
@@ -63,7 +64,7 @@ final class StoreCalls {
 		List<CompletableFuture<Boolean>> answers = this.backend.extend(leases);
 		return await(CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
 			.thenApply((done) -> answers.stream().map(CompletableFuture::join).toList()),
-				"extend of " + LockKeys.describe(leases.stream().map(LeaseExtension::key).toList()));
+				() -> "extend of " + LockKeys.describe(leases.stream().map(LeaseExtension::key).toList()));
 	}
 
 	/**
@@ -82,14 +83,14 @@ final class StoreCalls {
 	}
 
 	boolean isLocked(String key) throws InterruptedException {
-		return await(this.backend.isLocked(key), "lookup of " + LockKeys.describe(List.of(key)));
+		return await(this.backend.isLocked(key), () -> "lookup of " + LockKeys.describe(List.of(key)));
 	}
 
 	Duration validity(Duration ttl) {
 		return this.backend.validity(ttl);
 	}
 
-	private <T> T await(CompletableFuture<T> call, String what) throws InterruptedException {
+	private <T> T await(CompletableFuture<T> call, Supplier<String> what) throws InterruptedException {
 		return this.timeLimit.await(call, what);
 	}
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -138,8 +139,8 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 		for (List<Integer> group : this.slots.partition(keys.stream().map(this.keys::lockKey).toList())) {
 			List<String> groupKeys = group.stream().map(keys::get).toList();
 			List<String> redisKeys = new ArrayList<>(groupKeys.size() * 2);
-			groupKeys.stream().map(this.keys::lockKey).forEach(redisKeys::add);
-			groupKeys.stream().map(this.keys::fenceKey).forEach(redisKeys::add);
+			addNames(redisKeys, groupKeys, this.keys::lockKey);
+			addNames(redisKeys, groupKeys, this.keys::fenceKey);
 			List<String> args = new ArrayList<>(groupKeys.size() + 2);
 			args.add(ownerToken);
 			args.add(millis(FENCE_COUNTER_LIFETIME));
@@ -200,20 +201,24 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	private CompletableFuture<AcquireResult> acquireInOneSlot(List<String> keys, String ownerToken, Duration ttl,
 			Duration queueFor) {
 		List<String> redisKeys = new ArrayList<>(keys.size() * 4);
-		keys.stream().map(this.keys::lockKey).forEach(redisKeys::add);
-		keys.stream().map(this.keys::fenceKey).forEach(redisKeys::add);
-		keys.stream().map(this.keys::queueKey).forEach(redisKeys::add);
-		keys.stream().map(this.keys::deadlinesKey).forEach(redisKeys::add);
+		addNames(redisKeys, keys, this.keys::lockKey);
+		addNames(redisKeys, keys, this.keys::fenceKey);
+		addNames(redisKeys, keys, this.keys::queueKey);
+		addNames(redisKeys, keys, this.keys::deadlinesKey);
 		List<String> args = new ArrayList<>(keys.size() + 5);
 		args.add(ownerToken);
 		args.add(millis(ttl));
 		args.add(millis(FENCE_COUNTER_LIFETIME));
 		args.add(millis(queueFor));
 		args.add(this.claimLease);
-		keys.stream().map(this.keys::releaseChannel).forEach(args::add);
+		addNames(args, keys, this.keys::releaseChannel);
 		return call("acquire", keys, LockScripts.ACQUIRE, redisKeys, args, (result) -> {
 			if ((Long) result.get(0) == 1L) {
-				return AcquireResult.granted(result.subList(1, result.size()).stream().map(Long.class::cast).toList());
+				List<Long> fencingTokens = new ArrayList<>(result.size() - 1);
+				for (int i = 1; i < result.size(); i++) {
+					fencingTokens.add((Long) result.get(i));
+				}
+				return AcquireResult.granted(fencingTokens);
 			}
 			String busyKey = keys.get(((Long) result.get(1)).intValue() - 1);
 			return AcquireResult.busy(busyKey, remainingLease((Long) result.get(2)));
@@ -230,13 +235,13 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	private CompletableFuture<Integer> releaseInOneSlot(List<String> keys, String ownerToken) {
 		List<String> redisKeys = new ArrayList<>(keys.size() * 3);
-		keys.stream().map(this.keys::lockKey).forEach(redisKeys::add);
-		keys.stream().map(this.keys::queueKey).forEach(redisKeys::add);
-		keys.stream().map(this.keys::deadlinesKey).forEach(redisKeys::add);
+		addNames(redisKeys, keys, this.keys::lockKey);
+		addNames(redisKeys, keys, this.keys::queueKey);
+		addNames(redisKeys, keys, this.keys::deadlinesKey);
 		List<String> args = new ArrayList<>(keys.size() + 2);
 		args.add(ownerToken);
 		args.add(this.claimLease);
-		keys.stream().map(this.keys::releaseChannel).forEach(args::add);
+		addNames(args, keys, this.keys::releaseChannel);
 		return call("release", keys, LockScripts.RELEASE, redisKeys, args, Long::intValue);
 	}
 
@@ -285,7 +290,11 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 				+ "'";
 	}
 
+	/** The keys grouped by hash slot; one key is one group, found without naming it. */
 	private List<List<String>> groupBySlot(List<String> keys) {
+		if (keys.size() == 1) {
+			return List.of(keys);
+		}
 		return this.slots.partition(keys.stream().map(this.keys::lockKey).toList())
 			.stream()
 			.map((group) -> group.stream().map(keys::get).toList())
@@ -295,6 +304,13 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	private static ScriptRunner runnerFor(RedisConnectionFactory connectionFactory) {
 		ScriptRunner lettuce = LETTUCE_PRESENT ? LettuceScriptRunner.forFactory(connectionFactory) : null;
 		return (lettuce != null) ? lettuce : new BlockingScriptRunner(connectionFactory);
+	}
+
+	/** Adds the Redis name of each key, in order. */
+	private static void addNames(List<String> names, List<String> keys, UnaryOperator<String> naming) {
+		for (String key : keys) {
+			names.add(naming.apply(key));
+		}
 	}
 
 	private static String millis(Duration duration) {

@@ -73,6 +73,9 @@ public final class RedisLockKeys {
 	}
 
 	private static String encode(String key) {
+		if (key.indexOf('%') < 0 && key.indexOf('{') < 0 && key.indexOf('}') < 0) {
+			return key;
+		}
 		StringBuilder encoded = new StringBuilder(key.length() + 8);
 		for (int i = 0; i < key.length(); i++) {
 			char c = key.charAt(i);

@@ -70,7 +70,7 @@ public final class TimeBoundedLockAdministration implements LockAdministration, 
 
 	private <T> T call(Supplier<T> call, String what) {
 		try {
-			return this.timeLimit.await(CompletableFuture.supplyAsync(call, this.executor), what);
+			return this.timeLimit.await(CompletableFuture.supplyAsync(call, this.executor), () -> what);
 		}
 		catch (RejectedExecutionException ex) {
 			throw new LockUnavailableException("Too many lock administration calls in flight (" + MAX_THREADS + ")",

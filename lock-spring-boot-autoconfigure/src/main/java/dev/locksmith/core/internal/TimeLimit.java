@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import dev.locksmith.core.LockUnavailableException;
 
@@ -24,20 +25,20 @@ public final class TimeLimit {
 		this.timeout = timeout;
 	}
 
-	/** Waits for a started call; {@code what} names it in messages ("acquire of 'a'"). */
-	public <T> T await(CompletableFuture<T> call, String what) throws InterruptedException {
+	/** Waits for a started call; {@code what} names it in messages ("acquire of 'a'"), when there is one. */
+	public <T> T await(CompletableFuture<T> call, Supplier<String> what) throws InterruptedException {
 		try {
 			return call.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
 		}
 		catch (TimeoutException ex) {
 			throw new LockUnavailableException(
-					"Lock store did not answer " + what + " within " + this.timeout.toMillis() + "ms", ex);
+					"Lock store did not answer " + what.get() + " within " + this.timeout.toMillis() + "ms", ex);
 		}
 		catch (ExecutionException ex) {
 			if (ex.getCause() instanceof RuntimeException runtime) {
 				throw runtime;
 			}
-			throw new LockUnavailableException("Lock store failed " + what, ex.getCause());
+			throw new LockUnavailableException("Lock store failed " + what.get(), ex.getCause());
 		}
 	}
 
