@@ -19,9 +19,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -41,11 +38,8 @@ import dev.locksmith.aop.LockedServices.Customer;
 import dev.locksmith.aop.LockedServices.Order;
 import dev.locksmith.aop.LockedServices.Shop;
 import dev.locksmith.aop.LockedServices.Tenant;
-import dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration;
-import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
 import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
-import dev.locksmith.core.LockInfo;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.testing.CommandMonitor;
@@ -73,11 +67,8 @@ class DistributedLockAspectTests {
 	@BeforeEach
 	void configure() {
 		this.redis = redisServer.server();
-		this.runner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-					LocksmithAutoConfiguration.class, LocksmithAopAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.port=" + this.redis.port(), "shop.lease=2s",
-					"shop.wait=1500ms")
+		this.runner = AspectContexts.onRedis(this.redis)
+			.withPropertyValues("shop.lease=2s", "shop.wait=1500ms")
 			.withUserConfiguration(Services.class);
 	}
 
@@ -377,33 +368,13 @@ class DistributedLockAspectTests {
 			if (!(bean instanceof LockService locks)) {
 				return bean;
 			}
-			return new LockService() {
-
-				@Override
-				public Optional<LockHandle> tryAcquire(String key, LockOptions options) throws InterruptedException {
-					return tryAcquireAll(List.of(key), options);
-				}
+			return new ForwardingLockService(locks) {
 
 				@Override
 				public Optional<LockHandle> tryAcquireAll(Collection<String> keys, LockOptions options)
 						throws InterruptedException {
 					AcquiringThreads.this.names.add(Thread.currentThread().getName());
-					return locks.tryAcquireAll(keys, options);
-				}
-
-				@Override
-				public boolean isLocked(String key) {
-					return locks.isLocked(key);
-				}
-
-				@Override
-				public List<LockInfo> heldLocks() {
-					return locks.heldLocks();
-				}
-
-				@Override
-				public LockOptions options() {
-					return locks.options();
+					return super.tryAcquireAll(keys, options);
 				}
 
 			};

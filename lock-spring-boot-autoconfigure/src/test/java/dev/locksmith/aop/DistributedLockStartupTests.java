@@ -16,17 +16,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
-import dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration;
-import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,10 +34,7 @@ class DistributedLockStartupTests {
 	static final RedisServerExtension redisServer = new RedisServerExtension();
 
 	private ApplicationContextRunner runner() {
-		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-					LocksmithAutoConfiguration.class, LocksmithAopAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.port=" + redisServer.server().port());
+		return AspectContexts.onRedis(redisServer.server());
 	}
 
 	static Stream<Arguments> mistakes() {

@@ -14,16 +14,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.locksmith.annotation.DistributedLock;
-import dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration;
-import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
 import dev.locksmith.redis.RedisLockKeys;
 import dev.locksmith.testing.RedisServerExtension;
 
@@ -47,11 +42,7 @@ class KeyExpressionFuzzTests {
 
 	@BeforeEach
 	void configure() {
-		this.runner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-					LocksmithAutoConfiguration.class, LocksmithAopAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.port=" + redisServer.server().port())
-			.withUserConfiguration(OddKeysConfiguration.class);
+		this.runner = AspectContexts.onRedis(redisServer.server()).withUserConfiguration(OddKeysConfiguration.class);
 	}
 
 	static Stream<Arguments> lockedValues() {

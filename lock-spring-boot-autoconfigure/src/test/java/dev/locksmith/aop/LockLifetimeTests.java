@@ -15,16 +15,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
 import dev.locksmith.aop.LockedServices.Jobs;
-import dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration;
-import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
 import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockInfo;
@@ -59,11 +54,7 @@ class LockLifetimeTests {
 	@BeforeEach
 	void configure() {
 		this.redis = redisServer.server();
-		this.runner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DataRedisAutoConfiguration.class,
-					LocksmithAutoConfiguration.class, LocksmithAopAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.port=" + this.redis.port())
-			.withBean(Jobs.class);
+		this.runner = AspectContexts.onRedis(this.redis).withBean(Jobs.class);
 	}
 
 	@ParameterizedTest
@@ -271,35 +262,15 @@ class LockLifetimeTests {
 			if (!(bean instanceof LockService locks)) {
 				return bean;
 			}
-			return new LockService() {
-
-				@Override
-				public Optional<LockHandle> tryAcquire(String key, LockOptions options) throws InterruptedException {
-					return tryAcquireAll(List.of(key), options);
-				}
+			return new ForwardingLockService(locks) {
 
 				@Override
 				public Optional<LockHandle> tryAcquireAll(Collection<String> keys, LockOptions options)
 						throws InterruptedException {
 					pauseAt(CancelAt.BEFORE_GRANT);
-					Optional<LockHandle> granted = locks.tryAcquireAll(keys, options);
+					Optional<LockHandle> granted = super.tryAcquireAll(keys, options);
 					pauseAt(CancelAt.BETWEEN_GRANT_AND_DELIVERY);
 					return granted;
-				}
-
-				@Override
-				public boolean isLocked(String key) {
-					return locks.isLocked(key);
-				}
-
-				@Override
-				public List<LockInfo> heldLocks() {
-					return locks.heldLocks();
-				}
-
-				@Override
-				public LockOptions options() {
-					return locks.options();
 				}
 
 			};
