@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import dev.locksmith.core.LockEventListener;
 import dev.locksmith.core.LockLostEvent;
 import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.internal.LockNameTags;
 
 /**
  * Counts what the engine does in the background: {@code locksmith.lost} (leases lost before release,
@@ -15,9 +16,6 @@ import dev.locksmith.core.internal.KeyMasking;
  * @since 0.1.0
  */
 public final class LockMetricsListener implements LockEventListener {
-
-	/** The name tag of a lock taken without a name. */
-	static final String UNNAMED = "unnamed";
 
 	private final MeterRegistry registry;
 
@@ -32,7 +30,7 @@ public final class LockMetricsListener implements LockEventListener {
 	public void leaseLost(LockLostEvent event) {
 		Counter.builder("locksmith.lost")
 			.description("Leases lost before their release")
-			.tag("name", (event.name() != null) ? event.name() : UNNAMED)
+			.tag("name", LockNameTags.of(event.name()))
 			.register(this.registry)
 			.increment();
 	}

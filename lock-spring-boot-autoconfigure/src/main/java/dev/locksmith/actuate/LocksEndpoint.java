@@ -81,7 +81,7 @@ public class LocksEndpoint {
 		Principal principal = securityContext.getPrincipal();
 		String who = (principal != null) ? principal.getName() : "an anonymous caller";
 		boolean released = this.administration.forceRelease(key);
-		logger.warn("Forced release of lock '" + key + "' requested by " + who + " through the locks endpoint: "
+		logger.warn("Forced release of lock '" + KeyMasking.mask(key) + "' requested by " + who + " through the locks endpoint: "
 				+ (released ? "released" : "no such lock"));
 		return new ForcedRelease(key, released);
 	}

@@ -84,26 +84,20 @@ final class LockDefinitions {
 			throw new IllegalStateException(where + ": name must not contain ':', was '" + name + "'");
 		}
 		Duration ttl = duration(where, "ttl", annotation.ttl(), this.defaultTtl);
-		if (ttl.toMillis() < 1) {
-			throw new IllegalStateException(where + ": ttl must be at least 1ms, was '" + annotation.ttl() + "'");
-		}
 		// A skipping method tries once unless it says otherwise: a global wait would let a skipped
 		// scheduled run wait for the lock and then run after all.
 		Supplier<Duration> defaultWaitTime = (annotation.onBusy() == OnBusy.SKIP) ? () -> Duration.ZERO
 				: this.defaultWaitTime;
 		Duration waitTime = duration(where, "waitTime", annotation.waitTime(), defaultWaitTime);
-		if (waitTime.isNegative()) {
-			throw new IllegalStateException(where + ": waitTime must not be negative, was '" + annotation.waitTime() + "'");
-		}
 		Duration holdAtLeast = duration(where, "holdAtLeast", annotation.holdAtLeast(), () -> Duration.ZERO);
-		if (holdAtLeast.isNegative()) {
-			throw new IllegalStateException(
-					where + ": holdAtLeast must not be negative, was '" + annotation.holdAtLeast() + "'");
+		LockOptions options;
+		try {
+			options = new LockOptions(ttl, waitTime, annotation.renew(), holdAtLeast, name);
 		}
-		if (holdAtLeast.compareTo(ttl) > 0) {
-			String shownTtl = annotation.ttl().isBlank() ? ttl + " (locksmith.default-ttl)" : "'" + annotation.ttl() + "'";
-			throw new IllegalStateException(where + ": holdAtLeast '" + annotation.holdAtLeast() + "' exceeds the ttl "
-					+ shownTtl + ", so the lock would end before its minimum hold; raise the ttl or lower holdAtLeast");
+		catch (IllegalArgumentException ex) {
+			String ttlSource = (annotation.ttl().isBlank() && ex.getMessage().contains("ttl"))
+					? " (the ttl is locksmith.default-ttl)" : "";
+			throw new IllegalStateException(where + ": " + ex.getMessage() + ttlSource, ex);
 		}
 		if (annotation.onBusy() == OnBusy.SKIP && method.getReturnType().isPrimitive()
 				&& method.getReturnType() != void.class) {
@@ -111,8 +105,8 @@ final class LockDefinitions {
 					+ "; return a wrapper, an Optional or void");
 		}
 		Expression keyExpression = keyExpression(where, annotation.key(), specific);
-		return new LockDefinition(describe(specific, targetClass), name, keyExpression, annotation.key(),
-				new LockOptions(ttl, waitTime, annotation.renew(), holdAtLeast, name), annotation.onBusy());
+		return new LockDefinition(describe(specific, targetClass), keyExpression, annotation.key(), options,
+				annotation.onBusy());
 	}
 
 	private @Nullable Expression keyExpression(String where, String source, Method method) {

@@ -5,6 +5,8 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
+import dev.locksmith.core.internal.LockNameTags;
+
 /**
  * The engine's Micrometer observations, each tagged with the lock's name and the outcome (both of low
  * cardinality, never the key): {@code locksmith.acquire}, from the call to its answer, and
@@ -15,9 +17,6 @@ final class LockObservations {
 	static final String ACQUIRE = "locksmith.acquire";
 
 	static final String HELD = "locksmith.held";
-
-	/** The name tag of a lock taken without a name. */
-	static final String UNNAMED = "unnamed";
 
 	private final ObservationRegistry registry;
 
@@ -54,7 +53,7 @@ final class LockObservations {
 	}
 
 	private static KeyValue name(LockOptions options) {
-		return KeyValue.of("name", (options.name() != null) ? options.name() : UNNAMED);
+		return KeyValue.of("name", LockNameTags.of(options.name()));
 	}
 
 	/** How an acquisition or a held time ended, as its {@code outcome} tag says it. */

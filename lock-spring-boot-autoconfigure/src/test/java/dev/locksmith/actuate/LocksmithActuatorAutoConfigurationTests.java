@@ -14,6 +14,7 @@ import org.assertj.core.groups.Tuple;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.jmx.JmxEndpointAutoConfiguration;
@@ -31,6 +32,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationContext;
 
 import dev.locksmith.actuate.LocksEndpoint.ClusterLock;
@@ -53,6 +56,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The endpoint, health contributor and metrics: their conditions, masking and values, on a real Redis. */
+@ExtendWith(OutputCaptureExtension.class)
 class LocksmithActuatorAutoConfigurationTests {
 
 	@RegisterExtension
@@ -201,7 +205,7 @@ class LocksmithActuatorAutoConfigurationTests {
 	}
 
 	@Test
-	void forcedReleaseDeletesOnlyTheLockAndKeepsTheFencingCounter() {
+	void forcedReleaseDeletesOnlyTheLockAndKeepsTheFencingCounter(CapturedOutput output) {
 		this.runner.run((context) -> {
 			LockService locks = context.getBean(LockService.class);
 			LockHandle evicted = locks.acquire("job:1", HOLD);
@@ -213,6 +217,8 @@ class LocksmithActuatorAutoConfigurationTests {
 			assertThat(endpoint.release("job:1", SecurityContext.NONE)).isEqualTo(new ForcedRelease("job:1", false));
 			LockHandle next = locks.acquire("job:1", HOLD);
 			assertThat(next.fencingToken()).isGreaterThan(evicted.fencingToken());
+			assertThat(output).contains("Forced release of lock 'job:******' requested by olivia")
+				.doesNotContain("job:1");
 		});
 	}
 

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 public final class KeyMasking {
 
 	/** What replaces the user data of a key. */
-	public static final String MASK = "******";
+	private static final String MASK = "******";
 
 	private KeyMasking() {
 	}
