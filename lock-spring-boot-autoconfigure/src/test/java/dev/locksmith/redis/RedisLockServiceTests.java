@@ -26,6 +26,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostEvent;
 import dev.locksmith.core.LockOptions;
@@ -316,11 +317,33 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 		for (int round = 0; round < 100; round++) {
 			LockOptions shortLease = LockOptions.ofTtl(Duration.ofNanos(20_500_000)).withRenew(false);
 			LockHandle handle = this.locks.tryAcquire("short", shortLease).orElseThrow();
-			while (Boolean.TRUE.equals(template.hasKey(KEYS.lockKey("short")))) {
-				Thread.onSpinWait();
-			}
+			await().atMost(Duration.ofSeconds(10))
+				.pollDelay(Duration.ZERO)
+				.pollInterval(Duration.ofMillis(1))
+				.until(() -> !Boolean.TRUE.equals(template.hasKey(KEYS.lockKey("short"))));
 			assertThat(handle.isHeld()).as("held after Redis expired the lock, round %d", round).isFalse();
 		}
+	}
+
+	@Test
+	void aWaiterForSeveralKeysPassesOnAKeyHandedToItWhileAnotherIsBusyAndKeepsItsPlace() throws Exception {
+		RedisLockBackend backend = new RedisLockBackend(connectForTest(), KEYS);
+		this.resources.add(backend::close);
+		assertThat(attempt(backend, List.of("a"), "first:holder", Duration.ZERO).acquired()).isTrue();
+		assertThat(attempt(backend, List.of("b"), "busy:holder", Duration.ZERO).acquired()).isTrue();
+		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).acquired()).isFalse();
+		assertThat(attempt(backend, List.of("a"), "next:waiter", LONG).acquired()).isFalse();
+		assertThat(attempt(backend, List.of("a"), "later:waiter", LONG).acquired()).isFalse();
+
+		backend.release(List.of("a"), "first:holder").get();
+		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).busyKey()).isEqualTo("b");
+
+		assertThat(attempt(backend, List.of("a"), "next:waiter", LONG).acquired()).as("'a' was passed on").isTrue();
+		backend.release(List.of("a"), "next:waiter").get();
+		backend.release(List.of("b"), "busy:holder").get();
+		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).acquired())
+			.as("the waiter kept its place at the head of the queue of 'a', ahead of the later waiter")
+			.isTrue();
 	}
 
 	@Test
@@ -329,8 +352,12 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 		CompletableFuture<Optional<LockHandle>> patient = waitInBackground(newService(), "job", Duration.ofMinutes(1));
 		await().until(() -> redis.command("LLEN", KEYS.queueKey("job")).equals("1"));
 
-		assertThat(newService().tryAcquire("job", LockOptions.ofTtl(LONG).withWaitTime(Duration.ofMillis(300))))
-			.isEmpty();
+		CompletableFuture<Optional<LockHandle>> impatient = waitInBackground(newService(), "job", Duration.ofSeconds(3));
+		await().atMost(Duration.ofSeconds(10))
+			.alias("the impatient waiter queued behind the patient one")
+			.until(() -> redis.command("LLEN", KEYS.queueKey("job")).equals("2")
+					&& redis.command("HLEN", KEYS.deadlinesKey("job")).equals("2"));
+		assertThat(impatient.get(30, TimeUnit.SECONDS)).isEmpty();
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> redis.command("LLEN", KEYS.queueKey("job")).equals("1"));
 		assertThat(redis.command("HLEN", KEYS.deadlinesKey("job"))).as("only the patient waiter is left")
@@ -418,12 +445,14 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 			return true;
 		});
 		int threadsBefore = THREADS.getThreadCount();
+		redis.resetStats();
 		redis.pause();
 		try {
 			for (int i = 0; i < 200; i++) {
 				String key = "frozen:" + i;
+				// A lease far longer than the wait below: only a release, never expiry, clears a late grant.
 				assertThatExceptionOfType(LockUnavailableException.class)
-					.isThrownBy(() -> impatient.tryAcquire(key, LockOptions.ofTtl(LONG)));
+					.isThrownBy(() -> impatient.tryAcquire(key, LockOptions.ofTtl(Duration.ofMinutes(10))));
 			}
 			assertThat(THREADS.getThreadCount() - threadsBefore).as("live threads added by 200 timed-out calls")
 				.isLessThanOrEqualTo(3);
@@ -432,8 +461,16 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 			redis.resume();
 		}
 		await().atMost(Duration.ofSeconds(30))
+			.alias("the 200 buffered acquisitions and at least one release of each ran")
+			.until(() -> redis.callsOf("evalsha") >= 400);
+		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> assertThat(redis.command("KEYS", "lock:{frozen:*")).as("late grants released")
 				.isEmpty());
+	}
+
+	private static AcquireResult attempt(RedisLockBackend backend, List<String> keys, String ownerToken,
+			Duration queueFor) throws Exception {
+		return backend.tryAcquire(keys, ownerToken, LONG, queueFor).get();
 	}
 
 	private static CompletableFuture<Optional<LockHandle>> waitInBackground(DefaultLockService locks, String key,
