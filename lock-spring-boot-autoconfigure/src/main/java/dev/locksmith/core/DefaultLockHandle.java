@@ -163,7 +163,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	private static Map<String, Long> tokensByKey(List<String> keys, List<Long> tokens) {
 		if (keys.size() != tokens.size()) {
 			throw new IllegalStateException("The store issued " + tokens.size() + " fencing tokens for " + keys.size()
-					+ " keys " + LockKeys.describe(keys));
+					+ " keys " + KeyMasking.describe(keys));
 		}
 		Map<String, Long> byKey = new LinkedHashMap<>();
 		for (int i = 0; i < keys.size(); i++) {

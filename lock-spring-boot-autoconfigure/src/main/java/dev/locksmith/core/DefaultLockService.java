@@ -18,6 +18,7 @@ import dev.locksmith.core.LockBackend.LeaseExtension;
 import dev.locksmith.core.LockObservations.Outcome;
 import dev.locksmith.core.Waiters.Waiter;
 import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.internal.OwnerTokens;
 
 /**
  * The lock engine: grants locks through a {@link LockBackend}, queues this process's waiters and

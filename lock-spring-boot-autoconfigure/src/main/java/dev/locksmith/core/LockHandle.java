@@ -25,7 +25,7 @@ public interface LockHandle extends AutoCloseable {
 	default long fencingToken() {
 		Map<String, Long> tokens = fencingTokens();
 		if (tokens.size() != 1) {
-			throw new IllegalStateException("Lock of keys " + LockKeys.describe(List.copyOf(tokens.keySet()))
+			throw new IllegalStateException("Lock of keys " + KeyMasking.describe(List.copyOf(tokens.keySet()))
 					+ " has a fencing token per key; ask for one with fencingToken(key)");
 		}
 		return tokens.values().iterator().next();
@@ -39,7 +39,7 @@ public interface LockHandle extends AutoCloseable {
 	default long fencingToken(String key) {
 		Long token = fencingTokens().get(key);
 		if (token == null) {
-			throw new IllegalArgumentException("Lock of keys " + LockKeys.describe(List.copyOf(fencingTokens().keySet()))
+			throw new IllegalArgumentException("Lock of keys " + KeyMasking.describe(List.copyOf(fencingTokens().keySet()))
 					+ " does not hold key '" + KeyMasking.mask(key) + "'");
 		}
 		return token;

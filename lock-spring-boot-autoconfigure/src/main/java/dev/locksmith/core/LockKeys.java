@@ -4,12 +4,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
 
-import dev.locksmith.core.internal.KeyMasking;
-
-/** Validates lock keys, puts a set of them in canonical order, and names them in messages. */
+/** Validates lock keys and puts a set of them in canonical order. */
 final class LockKeys {
-
-	private static final int SHOWN_IN_MESSAGES = 3;
 
 	private LockKeys() {
 	}
@@ -56,16 +52,5 @@ final class LockKeys {
 		return List.copyOf(sorted);
 	}
 
-	/** The keys as messages show them, masked: {@code 'a:******'}, {@code 'a:******', 'b:******'} or a few and a count. */
-	static String describe(List<String> keys) {
-		StringBuilder text = new StringBuilder();
-		for (int i = 0; i < Math.min(keys.size(), SHOWN_IN_MESSAGES); i++) {
-			text.append(i == 0 ? "" : ", ").append('\'').append(KeyMasking.mask(keys.get(i))).append('\'');
-		}
-		if (keys.size() > SHOWN_IN_MESSAGES) {
-			text.append(" and ").append(keys.size() - SHOWN_IN_MESSAGES).append(" more");
-		}
-		return text.toString();
-	}
 
 }

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
+import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.internal.TimeLimit;
 
 /**
@@ -33,7 +34,7 @@ final class StoreCalls {
 			throws InterruptedException {
 		CompletableFuture<AcquireResult> call = this.backend.tryAcquire(keys, ownerToken, ttl, queueFor);
 		try {
-			return await(call, () -> "acquire of " + LockKeys.describe(keys));
+			return await(call, () -> "acquire of " + KeyMasking.describe(keys));
 		}
 		catch (LockUnavailableException | InterruptedException ex) {
 			// Given back at once, which frees the locks of the slots that already answered (and any grant
@@ -46,14 +47,14 @@ final class StoreCalls {
 	}
 
 	int release(List<String> keys, String ownerToken) throws InterruptedException {
-		return await(this.backend.release(keys, ownerToken), () -> "release of " + LockKeys.describe(keys));
+		return await(this.backend.release(keys, ownerToken), () -> "release of " + KeyMasking.describe(keys));
 	}
 
 	/** Sends a release without waiting for it: for a waiter that gives up, or a grant nobody waits for. */
 	void releaseInBackground(List<String> keys, String ownerToken) {
 		this.backend.release(keys, ownerToken).whenComplete((released, failure) -> {
 			if (failure != null) {
-				logger.log(Level.DEBUG, "Could not release " + LockKeys.describe(keys)
+				logger.log(Level.DEBUG, "Could not release " + KeyMasking.describe(keys)
 						+ "; it frees itself when its lease ends", failure);
 			}
 		});
@@ -64,7 +65,7 @@ final class StoreCalls {
 		List<CompletableFuture<Boolean>> answers = this.backend.extend(leases);
 		return await(CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
 			.thenApply((done) -> answers.stream().map(CompletableFuture::join).toList()),
-				() -> "extend of " + LockKeys.describe(leases.stream().map(LeaseExtension::key).toList()));
+				() -> "extend of " + KeyMasking.describe(leases.stream().map(LeaseExtension::key).toList()));
 	}
 
 	/**
@@ -83,7 +84,7 @@ final class StoreCalls {
 	}
 
 	boolean isLocked(String key) throws InterruptedException {
-		return await(this.backend.isLocked(key), () -> "lookup of " + LockKeys.describe(List.of(key)));
+		return await(this.backend.isLocked(key), () -> "lookup of " + KeyMasking.describe(List.of(key)));
 	}
 
 	Duration validity(Duration ttl) {

@@ -16,6 +16,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.internal.OwnerTokens;
 
 /**
  * {@link LockAdministration} on Redis: finds locks with {@code SCAN} on the key prefix (never
@@ -109,7 +110,7 @@ public final class RedisLockAdministration implements LockAdministration {
 			Object ttl = ownersAndTtls.get(2 * i + 1);
 			String key = keyOf(lockKeys.get(i));
 			if (key != null && owner != null && ttl instanceof Long millis && millis > 0) {
-				locks.add(new StoredLock(key, Duration.ofMillis(millis), instanceOf(owner.toString())));
+				locks.add(new StoredLock(key, Duration.ofMillis(millis), OwnerTokens.instanceOf(owner.toString())));
 			}
 		}
 		return locks;
@@ -125,10 +126,6 @@ public final class RedisLockAdministration implements LockAdministration {
 		}
 	}
 
-	private static String instanceOf(String ownerToken) {
-		int separator = ownerToken.lastIndexOf(':');
-		return (separator > 0) ? ownerToken.substring(0, separator) : ownerToken;
-	}
 
 	private static <T> T call(java.util.function.Supplier<T> command) {
 		try {

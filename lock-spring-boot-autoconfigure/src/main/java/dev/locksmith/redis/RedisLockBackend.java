@@ -286,8 +286,7 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	}
 
 	private static String describe(String operation, List<String> keys) {
-		return operation + " of '" + ((keys.size() == 1) ? KeyMasking.mask(keys.get(0)) : keys.size() + " locks")
-				+ "'";
+		return operation + " of " + KeyMasking.describe(keys);
 	}
 
 	/** The keys grouped by hash slot; one key is one group, found without naming it. */

@@ -10,6 +10,7 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import dev.locksmith.core.LockBackend.AcquireResult;
+import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * One Redlock acquisition attempt. Every server is asked at once to set the locks (all or nothing on
@@ -92,7 +93,7 @@ final class QuorumAcquisition {
 	 * contenders split the vote), unavailable when too few servers answered to tell.
 	 */
 	private AcquireResult refusal(List<NodeAnswer<AcquireResult>> answers) {
-		NodeAnswer.requireQuorum(answers, this.quorum, "acquire of " + RedlockLockBackend.describe(this.keys), this.nodeTimeout);
+		NodeAnswer.requireQuorum(answers, this.quorum, "acquire of " + KeyMasking.describe(this.keys), this.nodeTimeout);
 		List<AcquireResult> refusals = answers.stream()
 			.filter(NodeAnswer::answered)
 			.map(NodeAnswer::value)

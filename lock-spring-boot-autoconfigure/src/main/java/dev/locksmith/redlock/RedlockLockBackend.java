@@ -87,7 +87,7 @@ public final class RedlockLockBackend implements LockBackend, AutoCloseable {
 	public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
 		Duration timeout = untimedCallTimeout();
 		return NodeAnswer.askAll(this.nodes, (node) -> node.release(keys, ownerToken), timeout).thenApply((answers) -> {
-			NodeAnswer.requireQuorum(answers, this.quorum, "release of " + describe(keys), timeout);
+			NodeAnswer.requireQuorum(answers, this.quorum, "release of " + KeyMasking.describe(keys), timeout);
 			return answers.stream()
 				.filter(NodeAnswer::answered)
 				.mapToInt((answer) -> Objects.requireNonNull(answer.value()))
@@ -110,7 +110,7 @@ public final class RedlockLockBackend implements LockBackend, AutoCloseable {
 			.askAll(this.nodes, (node) -> allOf(node.locks().extend(leases)), timeout)
 			.thenApply((answers) -> {
 				NodeAnswer.requireQuorum(answers, this.quorum,
-						"extend of " + describe(leases.stream().map(LeaseExtension::key).toList()), timeout);
+						"extend of " + KeyMasking.describe(leases.stream().map(LeaseExtension::key).toList()), timeout);
 				long elapsed = this.nanoClock.getAsLong() - startedAt;
 				return IntStream.range(0, leases.size())
 					.mapToObj((i) -> LeaseValidity.isValid(leases.get(i).ttl(), elapsed)
@@ -129,7 +129,7 @@ public final class RedlockLockBackend implements LockBackend, AutoCloseable {
 	public CompletableFuture<Boolean> isLocked(String key) {
 		Duration timeout = untimedCallTimeout();
 		return NodeAnswer.askAll(this.nodes, (node) -> node.locks().isLocked(key), timeout).thenApply((answers) -> {
-			NodeAnswer.requireQuorum(answers, this.quorum, "lookup of " + describe(List.of(key)), timeout);
+			NodeAnswer.requireQuorum(answers, this.quorum, "lookup of " + KeyMasking.describe(List.of(key)), timeout);
 			return this.quorum.reachedBy((int) answers.stream()
 				.filter((answer) -> answer.answered() && Boolean.TRUE.equals(answer.value()))
 				.count());
@@ -172,11 +172,6 @@ public final class RedlockLockBackend implements LockBackend, AutoCloseable {
 		return (int) answers.stream()
 			.filter((answer) -> answer.answered() && Objects.requireNonNull(answer.value()).get(lease))
 			.count();
-	}
-
-	/** The keys of a call, for a message: one key masked as every message masks it, or how many. */
-	static String describe(List<String> keys) {
-		return "'" + ((keys.size() == 1) ? KeyMasking.mask(keys.get(0)) : keys.size() + " locks") + "'";
 	}
 
 	/** Configures a {@link RedlockLockBackend}. */

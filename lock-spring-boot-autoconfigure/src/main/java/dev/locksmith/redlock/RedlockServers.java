@@ -11,6 +11,8 @@ import java.util.Map;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -18,8 +20,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * The independent Redis servers behind Redlock: one Lettuce connection factory per URL, apart from
- * the application's own {@code spring.data.redis} connection, started and destroyed together. While a
- * server is disconnected its commands fail at once instead of waiting for a reconnect.
+ * the application's own {@code spring.data.redis} connection, started and destroyed together, all on
+ * one set of Lettuce threads and timers. While a server is disconnected its commands fail at once
+ * instead of waiting for a reconnect.
  *
  * @since 0.1.0
  */
@@ -27,8 +30,11 @@ public final class RedlockServers implements AutoCloseable {
 
 	private final List<LettuceConnectionFactory> connectionFactories;
 
-	private RedlockServers(List<LettuceConnectionFactory> connectionFactories) {
+	private final ClientResources resources;
+
+	private RedlockServers(List<LettuceConnectionFactory> connectionFactories, ClientResources resources) {
 		this.connectionFactories = connectionFactories;
+		this.resources = resources;
 	}
 
 	/**
@@ -40,15 +46,16 @@ public final class RedlockServers implements AutoCloseable {
 	 */
 	public static RedlockServers connect(List<String> urls, String source, Duration commandTimeout) {
 		List<RedisURI> servers = parse(requireRedlockCount(urls, source), source);
+		ClientResources resources = DefaultClientResources.create();
 		List<LettuceConnectionFactory> connectionFactories = new ArrayList<>(servers.size());
 		for (RedisURI server : servers) {
 			LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(standalone(server),
-					client(server, commandTimeout));
+					client(server, commandTimeout, resources));
 			connectionFactory.afterPropertiesSet();
 			connectionFactory.start();
 			connectionFactories.add(connectionFactory);
 		}
-		return new RedlockServers(List.copyOf(connectionFactories));
+		return new RedlockServers(List.copyOf(connectionFactories), resources);
 	}
 
 	/** The started connection factory of each server, in the order of the URLs. */
@@ -59,6 +66,7 @@ public final class RedlockServers implements AutoCloseable {
 	@Override
 	public void close() {
 		this.connectionFactories.forEach(LettuceConnectionFactory::destroy);
+		this.resources.shutdown();
 	}
 
 	/** Redlock runs on 3 or 5 servers: fewer has no majority that survives a failure, more only costs. */
@@ -117,14 +125,16 @@ public final class RedlockServers implements AutoCloseable {
 		return configuration;
 	}
 
-	private static LettuceClientConfiguration client(RedisURI server, Duration commandTimeout) {
+	private static LettuceClientConfiguration client(RedisURI server, Duration commandTimeout,
+			ClientResources resources) {
 		ClientOptions options = ClientOptions.builder()
 			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
 			.socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
 			.build();
 		LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration.builder()
 			.commandTimeout(commandTimeout)
-			.clientOptions(options);
+			.clientOptions(options)
+			.clientResources(resources);
 		if (server.isSsl()) {
 			client.useSsl();
 		}

@@ -1,5 +1,7 @@
 package dev.locksmith.core.internal;
 
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,6 +12,9 @@ public final class KeyMasking {
 
 	/** What replaces the user data of a key. */
 	private static final String MASK = "******";
+
+	/** How many keys a message shows before it counts the rest. */
+	private static final int SHOWN_IN_MESSAGES = 3;
 
 	private KeyMasking() {
 	}
@@ -34,6 +39,18 @@ public final class KeyMasking {
 			return key;
 		}
 		return (name != null && key.startsWith(name + ":")) ? name + ":" + MASK : MASK;
+	}
+
+	/** The keys as messages show them, masked: {@code 'a:******'}, {@code 'a:******', 'b:******'} or a few and a count. */
+	public static String describe(List<String> keys) {
+		StringBuilder text = new StringBuilder();
+		for (int i = 0; i < Math.min(keys.size(), SHOWN_IN_MESSAGES); i++) {
+			text.append(i == 0 ? "" : ", ").append('\'').append(mask(keys.get(i))).append('\'');
+		}
+		if (keys.size() > SHOWN_IN_MESSAGES) {
+			text.append(" and ").append(keys.size() - SHOWN_IN_MESSAGES).append(" more");
+		}
+		return text.toString();
 	}
 
 }

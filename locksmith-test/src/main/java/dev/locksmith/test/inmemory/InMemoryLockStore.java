@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
 import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
+import dev.locksmith.core.internal.OwnerTokens;
 
 /**
  * The locks, fencing tokens and wait queues of the in-memory store, with the rules of the Redis
@@ -107,7 +108,7 @@ final class InMemoryLockStore {
 			.filter((entry) -> entry.getValue().isLiveAt(now))
 			.limit(limit)
 			.map((entry) -> new StoredLock(entry.getKey(), Duration.ofNanos(entry.getValue().expiresAt - now),
-					instanceOf(entry.getValue().ownerToken)))
+					OwnerTokens.instanceOf(entry.getValue().ownerToken)))
 			.toList());
 	}
 
@@ -217,10 +218,6 @@ final class InMemoryLockStore {
 		return result;
 	}
 
-	private static String instanceOf(String ownerToken) {
-		int separator = ownerToken.lastIndexOf(':');
-		return (separator > 0) ? ownerToken.substring(0, separator) : ownerToken;
-	}
 
 	@FunctionalInterface
 	private interface Operation<T> {

@@ -1,4 +1,4 @@
-package dev.locksmith.core;
+package dev.locksmith.core.internal;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -9,13 +9,13 @@ import java.util.HexFormat;
  * Makes owner tokens {@code <instance id>:<128 random bits in hex>}: unguessable, so only the owner
  * can release or extend, and readable, so the cluster view can say which instance holds a lock.
  */
-final class OwnerTokens {
+public final class OwnerTokens {
 
 	private final String instanceId;
 
 	private final SecureRandom random = new SecureRandom();
 
-	OwnerTokens(String instanceId) {
+	public OwnerTokens(String instanceId) {
 		if (instanceId == null || instanceId.isBlank()) {
 			throw new IllegalArgumentException("instanceId must not be blank, was " + instanceId);
 		}
@@ -23,7 +23,7 @@ final class OwnerTokens {
 	}
 
 	/** {@code <host>-<pid>}: tells the instances of one machine apart. */
-	static String defaultInstanceId() {
+	public static String defaultInstanceId() {
 		String host;
 		try {
 			host = InetAddress.getLocalHost().getHostName();
@@ -34,10 +34,17 @@ final class OwnerTokens {
 		return host + "-" + ProcessHandle.current().pid();
 	}
 
-	String next() {
+	/** A new owner token of this instance. */
+	public String next() {
 		byte[] bytes = new byte[16];
 		this.random.nextBytes(bytes);
 		return this.instanceId + ":" + HexFormat.of().formatHex(bytes);
+	}
+
+	/** The id of the instance that made {@code ownerToken}. */
+	public static String instanceOf(String ownerToken) {
+		int separator = ownerToken.lastIndexOf(':');
+		return (separator > 0) ? ownerToken.substring(0, separator) : ownerToken;
 	}
 
 }
