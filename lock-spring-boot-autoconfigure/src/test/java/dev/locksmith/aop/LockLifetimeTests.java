@@ -100,6 +100,10 @@ class LockLifetimeTests {
 			}
 			subscription.dispose();
 			gate.proceed.countDown();
+			if (stage == CancelAt.BEFORE_GRANT || stage == CancelAt.BETWEEN_GRANT_AND_DELIVERY) {
+				assertThat(gate.returned.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS))
+					.as("the store answered the acquisition that the cancel overtook").isTrue();
+			}
 
 			awaitReleased("job:cancel");
 			await().atMost(PATIENCE).until(() -> context.getBean(LockService.class).heldLocks().isEmpty());
@@ -251,6 +255,8 @@ class LockLifetimeTests {
 
 		final CountDownLatch proceed = new CountDownLatch(1);
 
+		final CountDownLatch returned = new CountDownLatch(1);
+
 		private final CancelAt stage;
 
 		AcquisitionGate(CancelAt stage) {
@@ -270,6 +276,7 @@ class LockLifetimeTests {
 					pauseAt(CancelAt.BEFORE_GRANT);
 					Optional<LockHandle> granted = super.tryAcquireAll(keys, options);
 					pauseAt(CancelAt.BETWEEN_GRANT_AND_DELIVERY);
+					AcquisitionGate.this.returned.countDown();
 					return granted;
 				}
 
