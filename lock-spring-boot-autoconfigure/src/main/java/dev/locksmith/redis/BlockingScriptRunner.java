@@ -17,10 +17,10 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.util.ClassUtils;
 
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.internal.DaemonThreadFactory;
 
 /**
  * Runs scripts for clients without an asynchronous API (Jedis) on a bounded pool: at most
@@ -48,10 +48,8 @@ final class BlockingScriptRunner implements ScriptRunner {
 	BlockingScriptRunner(RedisConnectionFactory connectionFactory) {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.cluster = JEDIS_PRESENT ? JedisClusterCheck.clusterAware(connectionFactory) : null;
-		CustomizableThreadFactory threads = new CustomizableThreadFactory("locksmith-store-");
-		threads.setDaemon(true);
 		ThreadPoolExecutor pool = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS,
-				new ArrayBlockingQueue<>(QUEUED), threads);
+				new ArrayBlockingQueue<>(QUEUED), new DaemonThreadFactory("locksmith-store"));
 		pool.allowCoreThreadTimeOut(true);
 		this.executor = pool;
 	}

@@ -17,6 +17,7 @@ import org.springframework.util.ClassUtils;
 
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.internal.DaemonThreadFactory;
 import dev.locksmith.core.internal.KeyMasking;
 
 /**
@@ -38,6 +39,8 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	static final Duration FENCE_COUNTER_LIFETIME = Duration.ofHours(1);
 
 	private static final Log logger = LogFactory.getLog(RedisLockBackend.class);
+
+	private static final DaemonThreadFactory WARM_UP_THREADS = new DaemonThreadFactory("locksmith-warm-up");
 
 	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient", null);
 
@@ -77,20 +80,15 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	 * connects and loads the scripts itself.
 	 */
 	public CompletableFuture<Void> warmUp() {
-		return CompletableFuture.supplyAsync(() -> this.scripts.warmUp(LockScripts.HOT_PATH), RedisLockBackend::onOwnThread)
-			.thenCompose(Function.identity())
-			.whenCompleteAsync((done, failure) -> {
-				if (failure != null) {
-					logger.info("Could not warm up the Redis lock connection; the first lock call will: " + failure);
-				}
-				this.evictionPolicy.check();
-			}, RedisLockBackend::onOwnThread);
-	}
-
-	private static void onOwnThread(Runnable task) {
-		Thread thread = new Thread(task, "locksmith-warm-up");
-		thread.setDaemon(true);
-		thread.start();
+		return CompletableFuture.runAsync(() -> {
+			try {
+				this.scripts.warmUp(LockScripts.HOT_PATH).join();
+			}
+			catch (RuntimeException ex) {
+				logger.info("Could not warm up the Redis lock connection; the first lock call will: " + ex);
+			}
+			this.evictionPolicy.check();
+		}, (task) -> WARM_UP_THREADS.newThread(task).start());
 	}
 
 	@Override

@@ -8,8 +8,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -24,9 +24,9 @@ import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.core.internal.DaemonThreadFactory;
 
 /**
  * Release notifications over Redis pub/sub: one subscriber connection for the whole process, on
@@ -59,7 +59,7 @@ public final class RedisReleaseNotifications implements ReleaseNotifications, Di
 	private final ThreadPoolExecutor dispatcher;
 
 	private final ScheduledExecutorService housekeeping = Executors
-		.newSingleThreadScheduledExecutor(daemonThreads("locksmith-subscriber-"));
+		.newSingleThreadScheduledExecutor(new DaemonThreadFactory("locksmith-subscriber"));
 
 	private final RedisLockKeys keys;
 
@@ -77,7 +77,7 @@ public final class RedisReleaseNotifications implements ReleaseNotifications, Di
 	public RedisReleaseNotifications(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this.keys = keys;
 		this.dispatcher = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-				new ArrayBlockingQueue<>(DISPATCH_QUEUE), daemonThreads("locksmith-notify-"),
+				new ArrayBlockingQueue<>(DISPATCH_QUEUE), new DaemonThreadFactory("locksmith-notify"),
 				(task, pool) -> logger.debug("Dropped a lock hand-over notification; its waiter re-checks"));
 		this.container.setConnectionFactory(connectionFactory);
 		this.container.setTaskExecutor(this.dispatcher);
@@ -210,12 +210,6 @@ public final class RedisReleaseNotifications implements ReleaseNotifications, Di
 						TimeUnit.MILLISECONDS);
 			}
 		}
-	}
-
-	private static CustomizableThreadFactory daemonThreads(String prefix) {
-		CustomizableThreadFactory threads = new CustomizableThreadFactory(prefix);
-		threads.setDaemon(true);
-		return threads;
 	}
 
 }

@@ -15,10 +15,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.internal.DaemonThreadFactory;
 import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.redis.RedisLockAdministration;
 import dev.locksmith.redis.RedisLockKeys;
@@ -48,10 +48,8 @@ public final class RedlockLockAdministration implements LockAdministration, Auto
 			.toList();
 		this.quorum = new Quorum(servers.size());
 		this.timeout = timeout;
-		CustomizableThreadFactory threads = new CustomizableThreadFactory("locksmith-redlock-admin-");
-		threads.setDaemon(true);
 		this.executor = new ThreadPoolExecutor(servers.size(), servers.size(), 30, TimeUnit.SECONDS,
-				new LinkedBlockingQueue<>(), threads);
+				new LinkedBlockingQueue<>(), new DaemonThreadFactory("locksmith-redlock-admin"));
 		this.executor.allowCoreThreadTimeOut(true);
 	}
 
