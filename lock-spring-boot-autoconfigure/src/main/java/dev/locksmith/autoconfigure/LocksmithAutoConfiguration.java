@@ -118,11 +118,13 @@ public final class LocksmithAutoConfiguration {
 			return new RedisReleaseNotifications(connectionFactory, keys);
 		}
 
-		/** With polling, a waiter handed a lock learns of it only when it re-checks: it gets two re-checks' time. */
+		/**
+		 * A waiter handed a lock whose notification was lost (or that polls) learns of it only when it
+		 * re-checks: it gets two re-checks' time, so its claim never lapses before it looks.
+		 */
 		private static Duration claimLease(LocksmithProperties.Wait wait) {
 			Duration twoRechecks = wait.getRecheckInterval().multipliedBy(2);
-			boolean polling = wait.getStrategy() == LocksmithProperties.WaitStrategy.POLL;
-			return (polling && wait.getClaimLease().compareTo(twoRechecks) < 0) ? twoRechecks : wait.getClaimLease();
+			return (wait.getClaimLease().compareTo(twoRechecks) < 0) ? twoRechecks : wait.getClaimLease();
 		}
 
 	}

@@ -196,10 +196,10 @@ public class LocksmithProperties {
 
 		/**
 		 * How long a waiter handed a released lock has to take it; a waiter that died meanwhile
-		 * holds up the next one for at most this long. With 'poll', at least twice the re-check
-		 * interval is used.
+		 * holds up the next one for at most this long. At least twice the re-check interval is
+		 * used, so a waiter whose notification was lost still looks in time.
 		 */
-		private Duration claimLease = Duration.ofSeconds(1);
+		private Duration claimLease = Duration.ofSeconds(2);
 
 		public WaitStrategy getStrategy() {
 			return this.strategy;

@@ -248,8 +248,9 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	}
 
 	/**
-	 * Deletes the lock, or while its minimum hold lasts, shortens its lease to what is left of it, only
-	 * for this owner: the lock then frees itself, and waiters find it free when they look again.
+	 * Deletes the lock, or while its minimum hold lasts, shortens its lease to what is left of it as the
+	 * owner's last lease, which no renewal still in flight can lengthen: the lock then frees itself, and
+	 * waiters find it free when they look again.
 	 */
 	void release(DefaultLockHandle handle) {
 		forget(handle);
@@ -260,7 +261,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 				this.store.release(handle.keys(), handle.ownerToken());
 			}
 			else {
-				this.store.extend(leases(handle, holdLeft));
+				this.store.extend(leases(handle, holdLeft, true));
 			}
 		}
 		catch (LockUnavailableException ex) {
@@ -280,7 +281,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		long sentAt = System.nanoTime();
 		boolean extended;
 		try {
-			extended = !this.store.extend(leases(handle, ttl)).contains(false);
+			extended = !this.store.extend(leases(handle, ttl, false)).contains(false);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -299,8 +300,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return extended;
 	}
 
-	private static List<LeaseExtension> leases(DefaultLockHandle handle, Duration ttl) {
-		return handle.keys().stream().map((key) -> new LeaseExtension(key, handle.ownerToken(), ttl)).toList();
+	private static List<LeaseExtension> leases(DefaultLockHandle handle, Duration ttl, boolean last) {
+		return handle.keys().stream().map((key) -> new LeaseExtension(key, handle.ownerToken(), ttl, last)).toList();
 	}
 
 	/** How many handles the registry of held locks keeps, expired or not. */

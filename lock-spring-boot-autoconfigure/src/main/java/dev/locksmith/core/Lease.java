@@ -10,25 +10,32 @@ import java.util.concurrent.TimeUnit;
  * for, and ends a drift allowance early, for the difference between this clock and the store's.
  *
  * @param sentAtNanos when the request that set this lease was sent
+ * @param answeredAtNanos when its answer came
  * @param deadlineNanos when this process stops counting the lock as held
  * @param renewalDueNanos when a third of the lease has passed: time to renew it
  * @param expiresAt the deadline on the wall clock, for people
  */
-record Lease(long sentAtNanos, long deadlineNanos, long renewalDueNanos, Instant expiresAt) {
+record Lease(long sentAtNanos, long answeredAtNanos, long deadlineNanos, long renewalDueNanos, Instant expiresAt) {
 
 	/** The lease of {@code ttl} set by a request sent at {@code sentAtNanos}. */
 	static Lease of(long sentAtNanos, Duration ttl, Duration driftAllowance) {
 		long ttlNanos = TimeUnit.MILLISECONDS.toNanos(ttl.toMillis());
 		long deadline = sentAtNanos + ttlNanos - driftAllowance.toNanos();
-		return new Lease(sentAtNanos, deadline, sentAtNanos + ttlNanos / 3,
-				Instant.now().plusNanos(deadline - System.nanoTime()));
+		long now = System.nanoTime();
+		return new Lease(sentAtNanos, now, deadline, sentAtNanos + ttlNanos / 3, Instant.now().plusNanos(deadline - now));
 	}
 
 	/**
-	 * The lease that the store keeps of this one and {@code other}: the one set by the later request, since
-	 * the store applies requests for one lock in the order they were sent.
+	 * The lease the holder may count on of this one and {@code other}, both set for one lock. A request
+	 * sent after the other's answer came was applied last by the store, so its lease counts. Two requests
+	 * that crossed may have been applied in either order (by two connections, or a renewal and a caller's
+	 * extension racing), so the shorter lease counts.
 	 */
 	Lease later(Lease other) {
+		boolean crossed = other.sentAtNanos - this.answeredAtNanos < 0 && this.sentAtNanos - other.answeredAtNanos < 0;
+		if (crossed) {
+			return (other.deadlineNanos - this.deadlineNanos < 0) ? other : this;
+		}
 		return (other.sentAtNanos - this.sentAtNanos > 0) ? other : this;
 	}
 

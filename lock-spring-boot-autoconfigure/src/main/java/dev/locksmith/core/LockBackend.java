@@ -83,8 +83,17 @@ public interface LockBackend {
 	 * @param key the lock key
 	 * @param ownerToken the token the lock must still hold
 	 * @param ttl the new lease, counted from now
+	 * @param last whether this is the owner's last lease, sent when it releases a lock that must stay
+	 * taken a while longer: the lock then stays taken for {@code ttl}, but no longer as the owner's, so no
+	 * extension sent earlier and answered later lengthens it
 	 */
-	record LeaseExtension(String key, String ownerToken, Duration ttl) {
+	record LeaseExtension(String key, String ownerToken, Duration ttl, boolean last) {
+
+		/** A lease the owner goes on holding. */
+		public LeaseExtension(String key, String ownerToken, Duration ttl) {
+			this(key, ownerToken, ttl, false);
+		}
+
 	}
 
 }

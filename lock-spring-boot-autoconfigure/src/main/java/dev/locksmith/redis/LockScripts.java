@@ -15,6 +15,8 @@ final class LockScripts {
 
 	static final RedisScript<Long> RELEASE = withHandOn("release.lua", Long.class);
 
+	static final RedisScript<Long> STEP_ASIDE = withHandOn("step-aside.lua", Long.class);
+
 	static final RedisScript<List> EXTEND = RedisScript.of(read("extend.lua"), List.class);
 
 	static final RedisScript<Long> IS_LOCKED = RedisScript.of(read("is-locked.lua"), Long.class);

@@ -33,7 +33,7 @@ import dev.locksmith.core.internal.KeyMasking;
 public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	/** How long a waiter handed a lock has to take it, unless configured otherwise. */
-	static final Duration DEFAULT_CLAIM_LEASE = Duration.ofSeconds(1);
+	static final Duration DEFAULT_CLAIM_LEASE = Duration.ofSeconds(2);
 
 	/** How long a fencing counter outlives its last grant; the server clock floor covers the rest. */
 	static final Duration FENCE_COUNTER_LIFETIME = Duration.ofHours(1);
@@ -103,11 +103,22 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	@Override
 	public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
-		CompletableFuture<Integer> released = CompletableFuture.completedFuture(0);
+		return inEachSlot(keys, (group) -> giveBackInOneSlot("release", LockScripts.RELEASE, group, ownerToken));
+	}
+
+	/** Gives back the locks of {@code keys} and parks the waiter in their queues for {@code queueFor}. */
+	private CompletableFuture<Integer> stepAside(List<String> keys, String ownerToken, Duration queueFor) {
+		return inEachSlot(keys,
+				(group) -> giveBackInOneSlot("step aside", LockScripts.STEP_ASIDE, group, ownerToken, millis(queueFor)));
+	}
+
+	private CompletableFuture<Integer> inEachSlot(List<String> keys,
+			Function<List<String>, CompletableFuture<Integer>> operation) {
+		CompletableFuture<Integer> total = CompletableFuture.completedFuture(0);
 		for (List<String> group : groupBySlot(keys)) {
-			released = released.thenCombine(releaseInOneSlot(group, ownerToken), Integer::sum);
+			total = total.thenCombine(operation.apply(group), Integer::sum);
 		}
-		return released;
+		return total;
 	}
 
 	/** Sends one script per hash slot, all at once; each lease's answer comes from its own slot's script. */
@@ -171,10 +182,10 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	}
 
 	/**
-	 * Takes the slots one after the other. When one is refused or fails, every other slot is released
-	 * before the outcome is reported: the slots already taken are given back, and in the later slots
-	 * any lock handed to this waiter is passed on and its queue places are left, so a waiter only
-	 * ever queues in the slot that refused it.
+	 * Takes the slots one after the other. When one refuses a waiter, it steps aside in every other slot
+	 * before the outcome is reported: the locks it took or was handed there are given back, and it stays
+	 * parked in their queues, keeping its place while it waits for the slot that refused it. When one
+	 * fails, or the caller does not wait, every other slot is released, queue places included.
 	 */
 	private CompletableFuture<AcquireResult> acquireSlotBySlot(List<List<String>> groups, int next,
 			List<Long> fencingTokens, String ownerToken, Duration ttl, Duration queueFor) {
@@ -192,7 +203,9 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 			}
 			CompletableFuture<AcquireResult> outcome = (failure != null) ? CompletableFuture.failedFuture(failure)
 					: CompletableFuture.completedFuture(result);
-			return release(otherSlots, ownerToken).handle((released, ignored) -> null).thenCompose((ignored) -> outcome);
+			CompletableFuture<Integer> givenBack = (failure == null && queueFor.toMillis() > 0)
+					? stepAside(otherSlots, ownerToken, queueFor) : release(otherSlots, ownerToken);
+			return givenBack.handle((count, ignored) -> null).thenCompose((ignored) -> outcome);
 		}).thenCompose(Function.identity());
 	}
 
@@ -231,25 +244,29 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 		return Duration.ofMillis((pttl == 0) ? 1 : Math.max(0, pttl));
 	}
 
-	private CompletableFuture<Integer> releaseInOneSlot(List<String> keys, String ownerToken) {
+	/** Runs a script that frees locks of one slot: it names each lock, queue and deadlines, then the channels. */
+	private CompletableFuture<Integer> giveBackInOneSlot(String operation, RedisScript<Long> script, List<String> keys,
+			String ownerToken, String... options) {
 		List<String> redisKeys = new ArrayList<>(keys.size() * 3);
 		addNames(redisKeys, keys, this.keys::lockKey);
 		addNames(redisKeys, keys, this.keys::queueKey);
 		addNames(redisKeys, keys, this.keys::deadlinesKey);
-		List<String> args = new ArrayList<>(keys.size() + 2);
+		List<String> args = new ArrayList<>(keys.size() + 2 + options.length);
 		args.add(ownerToken);
 		args.add(this.claimLease);
+		args.addAll(List.of(options));
 		addNames(args, keys, this.keys::releaseChannel);
-		return call("release", keys, LockScripts.RELEASE, redisKeys, args, Long::intValue);
+		return call(operation, keys, script, redisKeys, args, Long::intValue);
 	}
 
 	private CompletableFuture<List<Boolean>> extendInOneSlot(List<LeaseExtension> leases) {
 		List<String> lockKeys = new ArrayList<>(leases.size());
-		List<String> args = new ArrayList<>(leases.size() * 2);
+		List<String> args = new ArrayList<>(leases.size() * 3);
 		for (LeaseExtension lease : leases) {
 			lockKeys.add(this.keys.lockKey(lease.key()));
 			args.add(lease.ownerToken());
 			args.add(millis(lease.ttl()));
+			args.add(lease.last() ? "1" : "0");
 		}
 		return call("extend", leases.stream().map(LeaseExtension::key).toList(), LockScripts.EXTEND, lockKeys, args,
 				(extended) -> extended.stream().map((flag) -> (Long) flag == 1L).toList());

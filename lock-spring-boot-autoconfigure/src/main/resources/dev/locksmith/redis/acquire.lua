@@ -11,29 +11,28 @@
 -- ARGV[5]          claim lease in milliseconds
 -- ARGV[5+i]        release channel of KEYS[i]
 -- Returns          {1, token of KEYS[1], ..., token of KEYS[n]} when every lock is now held;
---                  {0, i, remaining lease in ms} when KEYS[i] is held by another owner or a waiter
---                  ahead of the caller, who then stands in the queue of every key that is held
---                  or has waiters (never of a free key, which would keep others from it).
+--                  {0, i, remaining lease in ms} when KEYS[i] is held by another owner or was handed
+--                  to a waiter ahead of the caller, who then stands in the queue of every key that is
+--                  held or has waiters (never of a free key, which would keep others from it).
 --
--- A free lock with waiters goes to the first of them (or to the caller when it is that waiter), so
--- nobody overtakes a queue. A caller refused on one key gives back the locks it was handed on the
--- others, so no waiter holds some keys while it waits for the rest, and keeps its place at the head
--- of their queues when someone else took them.
+-- A free lock goes to the first waiter that can use it now, so nobody overtakes a waiter that could
+-- take it. A refused caller waits for the busy key KEYS[i] and is parked in the queues of its other
+-- keys: it keeps its place there, but releases pass it over, and a lock it was handed goes on to the
+-- next waiter that can use it, or stays free. So no waiter holds some keys while it waits for the rest,
+-- and a free key never bounces between waiters that cannot use it.
 --
 -- A fencing token is max(last token + 1, server time in microseconds): strictly increasing per lock
 -- even when the server restarts empty or the counter expired, unless the server clock steps back by
 -- more than the counter's lifetime.
 local n = #KEYS / 4
 local owner, lease, fenceLifetime, queueFor, claimLease = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
-local nowMillis, nowMicros = serverTime()
 local busy = 0
 local noQueue = {}   -- keys found free without a queue: the caller stands in no queue to leave
 for i = 1, n do
   local holder = redis.call('GET', KEYS[i])
   if not holder then
     if redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
-      handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease)
-      holder = redis.call('GET', KEYS[i])
+      holder = handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, owner)
     else
       noQueue[i] = true
     end
@@ -44,6 +43,7 @@ for i = 1, n do
   end
 end
 if busy == 0 then
+  local _, nowMicros = serverTime()
   local granted = {1}
   for i = 1, n do
     redis.call('SET', KEYS[i], owner, 'PX', lease)
@@ -56,24 +56,27 @@ if busy == 0 then
   end
   return granted
 end
-local function keepPlace(i, push)
-  redis.call('HSET', KEYS[3 * n + i], owner, nowMillis + queueFor)
-  redis.call(push, KEYS[2 * n + i], owner)
-  if redis.call('PTTL', KEYS[2 * n + i]) < queueFor then
-    redis.call('PEXPIRE', KEYS[2 * n + i], queueFor)
-    redis.call('PEXPIRE', KEYS[3 * n + i], queueFor)
+if queueFor <= 0 then
+  for i = 1, n do
+    if redis.call('GET', KEYS[i]) == owner then
+      redis.call('DEL', KEYS[i])
+      handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease)
+    end
   end
+  return {0, busy, redis.call('PTTL', KEYS[busy])}
 end
+-- Waits for the busy key (a positive deadline) and is parked for the others (a negative one).
+local deadline = serverTime() + queueFor
 for i = 1, n do
   local holder = redis.call('GET', KEYS[i])
-  if holder == owner then
+  if i == busy then
+    stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, deadline, 'RPUSH', queueFor)
+  elseif holder == owner then
     redis.call('DEL', KEYS[i])
-    if handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease) and queueFor > 0 then
-      keepPlace(i, 'LPUSH')
-    end
-  elseif queueFor > 0 and (holder or redis.call('EXISTS', KEYS[2 * n + i]) == 1)
-      and redis.call('HEXISTS', KEYS[3 * n + i], owner) == 0 then
-    keepPlace(i, 'RPUSH')
+    stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, -deadline, 'LPUSH', queueFor)
+    handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease)
+  elseif holder or redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
+    stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, -deadline, 'RPUSH', queueFor)
   end
 end
 return {0, busy, redis.call('PTTL', KEYS[busy])}

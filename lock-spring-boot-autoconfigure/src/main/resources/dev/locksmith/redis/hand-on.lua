@@ -1,7 +1,10 @@
 -- Shared by every script that frees a lock; the scripts that use it are appended to it.
--- A freed lock goes to the first waiter of its queue that is still waiting: the lock is set to that
+-- A freed lock goes to the first waiter of its queue that can use it now: the lock is set to that
 -- waiter's owner token for a short claim lease, which the waiter turns into its own lease, and the
--- waiter's owner token is published on the lock's channel. Waiters whose deadline passed are dropped.
+-- waiter's owner token is published on the lock's channel. A waiter's deadline, in server
+-- milliseconds, is kept negative while it is parked: it also waits for another lock that was busy
+-- when it last asked, so it keeps its place but is passed over. Waiters whose deadline passed are
+-- dropped.
 
 -- The server's clock in milliseconds, and in microseconds.
 local function serverTime()
@@ -10,22 +13,37 @@ local function serverTime()
   return seconds * 1000 + math.floor(micros / 1000), seconds * 1000000 + micros
 end
 
--- Hands the free lock to the first live waiter; returns whether one took it.
-local function handOn(lock, queue, deadlines, channel, claimLease)
-  local nowMillis
-  while true do
-    local head = redis.call('LPOP', queue)
-    if not head then
-      return false
-    end
-    nowMillis = nowMillis or serverTime()
-    local deadline = tonumber(redis.call('HGET', deadlines, head) or '0')
-    redis.call('HDEL', deadlines, head)
-    if deadline > nowMillis then
-      redis.call('SET', lock, head, 'PX', claimLease)
-      redis.call('PUBLISH', channel, claimLease .. ':' .. head)
-      return true
-    end
+-- Stands the owner in a lock's queue with its deadline, negative while parked: at the tail, or with
+-- 'LPUSH' at the head, when not in it yet. The queue lives at least queueFor milliseconds more.
+local function stand(queue, deadlines, owner, deadline, push, queueFor)
+  if redis.call('HSET', deadlines, owner, deadline) == 1 then
+    redis.call(push, queue, owner)
+  end
+  if redis.call('PTTL', queue) < queueFor then
+    redis.call('PEXPIRE', queue, queueFor)
+    redis.call('PEXPIRE', deadlines, queueFor)
   end
 end
 
+-- Finds who may take the free lock: the first live waiter that is not parked, or the caller (nil for
+-- a release) when it comes first. A waiter other than the caller is handed the lock and taken out of
+-- the queue. Returns that waiter's owner token, or nil when nobody but parked waiters waits.
+local function handOn(lock, queue, deadlines, channel, claimLease, caller)
+  local nowMillis = serverTime()
+  for _, waiter in ipairs(redis.call('LRANGE', queue, 0, -1)) do
+    local deadline = tonumber(redis.call('HGET', deadlines, waiter) or '0')
+    if waiter == caller then
+      return caller
+    elseif math.abs(deadline) <= nowMillis then
+      redis.call('LREM', queue, 1, waiter)
+      redis.call('HDEL', deadlines, waiter)
+    elseif deadline > 0 then
+      redis.call('LREM', queue, 1, waiter)
+      redis.call('HDEL', deadlines, waiter)
+      redis.call('SET', lock, waiter, 'PX', claimLease)
+      redis.call('PUBLISH', channel, claimLease .. ':' .. waiter)
+      return waiter
+    end
+  end
+  return nil
+end

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The local view of a lease errs short of the store's, and the latest request sets it. */
+/** The local view of a lease errs short of the store's: the latest request sets it, and of two that crossed, the shorter. */
 class LeaseTests {
 
 	private static final long SENT_AT = 1_000_000_000L;
@@ -35,6 +35,32 @@ class LeaseTests {
 
 		assertThat(handle.leaseDeadlineNanos()).isEqualTo(extensionSentAt + Duration.ofMillis(990).toNanos());
 		assertThat(handle.renewalDueNanos()).isEqualTo(extensionSentAt + Duration.ofSeconds(1).toNanos() / 3);
+	}
+
+	@Test
+	void aLongerExtensionThatCrossedARenewalCountsOnlyTheShorterLease() {
+		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
+				LockOptions.ofTtl(Duration.ofSeconds(30)), Duration.ofMillis(10), System.nanoTime(), Observation.NOOP);
+		long renewalSentAt = System.nanoTime();
+		long extensionSentAt = renewalSentAt + 100;
+
+		handle.leaseStarted(extensionSentAt, Duration.ofSeconds(60));
+		handle.renewed(renewalSentAt);
+
+		assertThat(handle.leaseDeadlineNanos()).as("the store may have applied the 30s renewal last")
+			.isEqualTo(renewalSentAt + Duration.ofMillis(29_990).toNanos());
+	}
+
+	@Test
+	void anExtensionSentAfterTheRenewalWasAnsweredCounts() {
+		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
+				LockOptions.ofTtl(Duration.ofSeconds(30)), Duration.ofMillis(10), System.nanoTime(), Observation.NOOP);
+		handle.renewed(System.nanoTime());
+		long extensionSentAt = System.nanoTime();
+
+		handle.leaseStarted(extensionSentAt, Duration.ofSeconds(5));
+
+		assertThat(handle.leaseDeadlineNanos()).isEqualTo(extensionSentAt + Duration.ofMillis(4_990).toNanos());
 	}
 
 	@Test

@@ -283,6 +283,45 @@ public abstract class LockServiceContractTests {
 	}
 
 	@Test
+	void aFreedKeyGoesToAWaiterThatCanUseItWhileWaitersForSeveralKeysWaitForAnother() throws Exception {
+		DefaultLockService holders = newService();
+		LockHandle a = holders.tryAcquire("a", LockOptions.ofTtl(LONG)).orElseThrow();
+		LockHandle b = holders.tryAcquire("b", LockOptions.ofTtl(LONG)).orElseThrow();
+		List<String> servedOrder = new CopyOnWriteArrayList<>();
+		List<Future<?>> waiters = new ArrayList<>();
+		for (String name : List.of("first-both", "second-both")) {
+			waiters.add(waitInBackground(name, List.of("a", "b"), servedOrder));
+		}
+		Future<?> onlyA = waitInBackground("only-a", List.of("a"), servedOrder);
+
+		a.close();
+		onlyA.get(20, TimeUnit.SECONDS);
+		assertThat(servedOrder).as("'a' reached the waiter that could use it").containsExactly("only-a");
+		b.close();
+		for (Future<?> waiter : waiters) {
+			waiter.get(20, TimeUnit.SECONDS);
+		}
+		if (servesWaitersInArrivalOrder()) {
+			assertThat(servedOrder).containsExactly("only-a", "first-both", "second-both");
+		}
+	}
+
+	/** Waits in a new engine for {@code keys}, once queued; the lock is recorded as served, then released. */
+	private Future<?> waitInBackground(String name, List<String> keys, List<String> servedOrder) {
+		DefaultLockService engine = newService();
+		AtomicReference<Thread> waitingThread = new AtomicReference<>();
+		Future<?> waiter = this.threads.submit(() -> {
+			waitingThread.set(Thread.currentThread());
+			try (LockHandle handle = engine.tryAcquireAll(keys, LockOptions.ofTtl(LONG).withWaitTime(LONG)).orElseThrow()) {
+				servedOrder.add(name);
+			}
+			return null;
+		});
+		awaitQueued(waitingThread);
+		return waiter;
+	}
+
+	@Test
 	void waitingEndsEmptyWhenTheLockStaysBusy() throws Exception {
 		newService().tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
 

@@ -16,6 +16,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockInfo;
 import dev.locksmith.core.LockOptions;
@@ -110,6 +111,39 @@ class RedisClusterLockServiceTests extends RedisLockServiceContractTests {
 		});
 		a.close();
 		assertThat(both.get(30, TimeUnit.SECONDS)).as("the waiter got both once they were free").isPresent();
+	}
+
+	@Test
+	void aWaiterRefusedInOneSlotKeepsItsPlaceInTheQueuesOfTheOthers() throws Exception {
+		RedisLockBackend backend = new RedisLockBackend(connectForTest(), KEYS);
+		this.resources.add(0, backend);
+		StringRedisTemplate redis = new StringRedisTemplate(connectForTest());
+		assertThat(ClusterSlotHashUtil.calculateSlot(KEYS.lockKey("a")))
+			.isNotEqualTo(ClusterSlotHashUtil.calculateSlot(KEYS.lockKey("f")));
+		assertThat(attempt(backend, List.of("a"), "holder:a").acquired()).isTrue();
+		assertThat(attempt(backend, List.of("f"), "holder:f").acquired()).isTrue();
+		assertThat(attempt(backend, List.of("a", "f"), "both:waiter").busyKey()).isEqualTo("a");
+		assertThat(attempt(backend, List.of("a"), "next:waiter").acquired()).isFalse();
+
+		backend.release(List.of("a"), "holder:a").get();
+		assertThat(attempt(backend, List.of("a", "f"), "both:waiter").busyKey()).isEqualTo("f");
+		assertThat(redis.opsForList().range(KEYS.queueKey("a"), 0, -1)).as("parked in the slot it was handed 'a' in")
+			.containsExactly("both:waiter");
+		assertThat(attempt(backend, List.of("a"), "next:waiter").acquired()).as("'a' was passed on").isTrue();
+		assertThat(attempt(backend, List.of("a"), "later:waiter").acquired()).isFalse();
+
+		backend.release(List.of("f"), "holder:f").get();
+		assertThat(attempt(backend, List.of("a", "f"), "both:waiter").busyKey()).isEqualTo("a");
+		backend.release(List.of("a"), "next:waiter").get();
+		assertThat(redis.opsForValue().get(KEYS.lockKey("a")))
+			.as("handed to the waiter for both, which waits for 'a' from its old place, ahead of the later waiter")
+			.isEqualTo("both:waiter");
+		assertThat(attempt(backend, List.of("a", "f"), "both:waiter").acquired()).isTrue();
+	}
+
+	private static AcquireResult attempt(RedisLockBackend backend, List<String> keys, String ownerToken)
+			throws Exception {
+		return backend.tryAcquire(keys, ownerToken, LONG, LONG).get();
 	}
 
 	@Test

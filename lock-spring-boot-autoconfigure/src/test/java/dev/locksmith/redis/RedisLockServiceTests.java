@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -26,7 +27,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockBackend.AcquireResult;
+import dev.locksmith.core.LockBackend.LeaseExtension;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostEvent;
 import dev.locksmith.core.LockOptions;
@@ -326,7 +329,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 	}
 
 	@Test
-	void aWaiterForSeveralKeysPassesOnAKeyHandedToItWhileAnotherIsBusyAndKeepsItsPlace() throws Exception {
+	void aWaiterForSeveralKeysIsPassedOverOnAFreedKeyWhileAnotherOfItsKeysIsBusyAndKeepsItsPlace() throws Exception {
 		RedisLockBackend backend = new RedisLockBackend(connectForTest(), KEYS);
 		this.resources.add(backend::close);
 		assertThat(attempt(backend, List.of("a"), "first:holder", Duration.ZERO).acquired()).isTrue();
@@ -336,14 +339,44 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 		assertThat(attempt(backend, List.of("a"), "later:waiter", LONG).acquired()).isFalse();
 
 		backend.release(List.of("a"), "first:holder").get();
+		assertThat(redis.command("GET", KEYS.lockKey("a"))).as("handed to the first waiter").isEqualTo("both:waiter");
 		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).busyKey()).isEqualTo("b");
-
 		assertThat(attempt(backend, List.of("a"), "next:waiter", LONG).acquired()).as("'a' was passed on").isTrue();
+
 		backend.release(List.of("a"), "next:waiter").get();
+		assertThat(redis.command("GET", KEYS.lockKey("a"))).as("the parked waiter is passed over")
+			.isEqualTo("later:waiter");
+		assertThat(attempt(backend, List.of("a"), "later:waiter", LONG).acquired()).isTrue();
+		backend.release(List.of("a"), "later:waiter").get();
+		assertThat(redis.command("EXISTS", KEYS.lockKey("a"))).as("left free, not handed to the parked waiter")
+			.isEqualTo("0");
+		assertThat(redis.command("LRANGE", KEYS.queueKey("a"), "0", "-1")).as("which keeps its place")
+			.isEqualTo("both:waiter");
+
 		backend.release(List.of("b"), "busy:holder").get();
 		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).acquired())
-			.as("the waiter kept its place at the head of the queue of 'a', ahead of the later waiter")
-			.isTrue();
+			.as("handed 'b', and 'a' is free").isTrue();
+		assertThat(redis.command("EXISTS", KEYS.queueKey("a"), KEYS.queueKey("b"), KEYS.deadlinesKey("a"),
+				KEYS.deadlinesKey("b"))).as("queues empty once nobody waits").isEqualTo("0");
+	}
+
+	@Test
+	void aReleaseWithAMinimumHoldIsNotLengthenedByARenewalSentBeforeIt() throws Exception {
+		DelayedRenewals backend = new DelayedRenewals(new RedisLockBackend(connectForTest(), KEYS));
+		this.resources.add(0, backend.delegate());
+		DefaultLockService service = newService(DefaultLockService.builder(backend).storeTimeout(Duration.ofSeconds(10)));
+		Duration ttl = Duration.ofSeconds(3);
+		LockHandle handle = service.tryAcquire("job", LockOptions.ofTtl(ttl).withHoldAtLeast(Duration.ofSeconds(2)))
+			.orElseThrow();
+		backend.renewalSent.await(10, TimeUnit.SECONDS);
+
+		handle.close();
+		backend.letRenewalsThrough.countDown();
+		await().until(() -> backend.renewalsAnswered.get() > 0);
+
+		assertThat(Long.parseLong(redis.command("PTTL", KEYS.lockKey("job"))))
+			.as("the late renewal of the full %s did not lengthen the minimum hold", ttl)
+			.isBetween(1L, 2001L);
 	}
 
 	@Test
@@ -549,6 +582,55 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 		handle.close();
 
 		assertThat(Long.parseLong(redis.command("PTTL", "lock:{job}"))).isBetween(1L, 5001L);
+	}
+
+	/** A backend whose renewals (extensions by the full ttl) wait until let through, as a slow renewal thread's would. */
+	private record DelayedRenewals(RedisLockBackend delegate, CountDownLatch renewalSent, CountDownLatch letRenewalsThrough,
+			AtomicInteger renewalsAnswered) implements LockBackend {
+
+		DelayedRenewals(RedisLockBackend delegate) {
+			this(delegate, new CountDownLatch(1), new CountDownLatch(1), new AtomicInteger());
+		}
+
+		@Override
+		public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
+				Duration queueFor) {
+			return this.delegate.tryAcquire(keys, ownerToken, ttl, queueFor);
+		}
+
+		@Override
+		public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
+			return this.delegate.release(keys, ownerToken);
+		}
+
+		@Override
+		public List<CompletableFuture<Boolean>> extend(List<LeaseExtension> leases) {
+			if (leases.stream().anyMatch(LeaseExtension::last)) {
+				return this.delegate.extend(leases);
+			}
+			this.renewalSent.countDown();
+			return leases.stream().map((lease) -> CompletableFuture.supplyAsync(() -> {
+				awaitUninterruptibly(this.letRenewalsThrough);
+				boolean extended = this.delegate.extend(List.of(lease)).get(0).join();
+				this.renewalsAnswered.incrementAndGet();
+				return extended;
+			})).toList();
+		}
+
+		@Override
+		public CompletableFuture<Boolean> isLocked(String key) {
+			return this.delegate.isLocked(key);
+		}
+
+		private static void awaitUninterruptibly(CountDownLatch latch) {
+			try {
+				latch.await(30, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
 	}
 
 	private void warmUpScripts() throws Exception {

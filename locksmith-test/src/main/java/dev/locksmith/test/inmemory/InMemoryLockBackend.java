@@ -25,7 +25,7 @@ import dev.locksmith.core.ReleaseNotifications;
 public final class InMemoryLockBackend implements LockBackend {
 
 	/** How long a waiter handed a lock has to take it, unless configured otherwise. */
-	private static final Duration DEFAULT_CLAIM_LEASE = Duration.ofSeconds(1);
+	private static final Duration DEFAULT_CLAIM_LEASE = Duration.ofSeconds(2);
 
 	private final InMemoryReleaseNotifications notifications = new InMemoryReleaseNotifications();
 

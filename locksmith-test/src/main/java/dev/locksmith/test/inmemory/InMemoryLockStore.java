@@ -5,8 +5,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -19,8 +22,9 @@ import dev.locksmith.core.internal.OwnerTokens;
 
 /**
  * The locks, fencing tokens and wait queues of the in-memory store, with the rules of the Redis
- * scripts: a free lock with waiters goes to the first live one under a claim lease, nobody overtakes
- * a queue, a caller refused on one key gives back what it was handed on the others. One lock guards
+ * scripts: a free lock goes to the first live waiter that can use it now under a claim lease, nobody
+ * overtakes a waiter that could take it, and a caller refused on one key waits for that key and is
+ * parked in the queues of the others, giving back what it was handed there. One lock guards
  * everything (no {@code synchronized}, so virtual threads never pin); leases end lazily, by the clock.
  */
 final class InMemoryLockStore {
@@ -47,12 +51,11 @@ final class InMemoryLockStore {
 			for (String key : keys) {
 				String holder = holder(key, now);
 				if (holder == null && hasWaiters(key, now)) {
-					handOn(key, now, handedOver);
-					holder = holder(key, now);
+					holder = handOn(key, now, ownerToken, handedOver);
 				}
 				if (holder != null && !holder.equals(ownerToken)) {
 					Duration remainingLease = Duration.ofNanos(this.leases.get(key).expiresAt - now);
-					giveBackAndQueue(keys, ownerToken, queueFor.toNanos(), now, handedOver);
+					giveBackAndQueue(keys, key, ownerToken, queueFor.toNanos(), now, handedOver);
 					return AcquireResult.busy(key, remainingLease);
 				}
 			}
@@ -73,7 +76,7 @@ final class InMemoryLockStore {
 				leaveQueue(key, ownerToken);
 				if (ownerToken.equals(holder(key, now))) {
 					this.leases.remove(key);
-					handOn(key, now, handedOver);
+					handOn(key, now, null, handedOver);
 					released++;
 				}
 			}
@@ -85,7 +88,9 @@ final class InMemoryLockStore {
 		return guarded((now, handedOver) -> extensions.stream().map((extension) -> {
 			boolean owned = extension.ownerToken().equals(holder(extension.key(), now));
 			if (owned) {
-				this.leases.put(extension.key(), new Lease(extension.ownerToken(), now + extension.ttl().toNanos()));
+				// A last lease keeps the lock taken, but no longer as the owner's, so no later extension lengthens it.
+				String holder = extension.last() ? extension.ownerToken() + "+released" : extension.ownerToken();
+				this.leases.put(extension.key(), new Lease(holder, now + extension.ttl().toNanos()));
 			}
 			return owned;
 		}).toList());
@@ -97,7 +102,7 @@ final class InMemoryLockStore {
 				return false;
 			}
 			this.leases.remove(key);
-			handOn(key, now, handedOver);
+			handOn(key, now, null, handedOver);
 			return true;
 		});
 	}
@@ -124,42 +129,44 @@ final class InMemoryLockStore {
 	}
 
 	/**
-	 * After a refusal: gives back each lock that a release handed to this caller (passing it on) and
-	 * keeps its place at the head of that queue when another waiter took it; queues for the keys that
-	 * are held or have waiters, never for a free key, which would keep others from it.
+	 * After a refusal: waits for {@code busyKey} and is parked in the queues of the other keys that are
+	 * held or have waiters, never of a free key, which would keep others from it; a lock that a release
+	 * handed to this caller goes on to the next waiter that can use it.
 	 */
-	private void giveBackAndQueue(List<String> keys, String ownerToken, long queueForNanos, long now,
+	private void giveBackAndQueue(List<String> keys, String busyKey, String ownerToken, long queueForNanos, long now,
 			List<HandOver> handedOver) {
 		for (String key : keys) {
 			String holder = holder(key, now);
-			if (ownerToken.equals(holder)) {
+			boolean handedToCaller = ownerToken.equals(holder);
+			if (handedToCaller) {
 				this.leases.remove(key);
-				if (handOn(key, now, handedOver) && queueForNanos > 0) {
-					queueOf(key).join(ownerToken, now + queueForNanos, true);
-				}
 			}
-			else if (queueForNanos > 0 && (holder != null || hasWaiters(key, now))) {
-				WaitQueue queue = queueOf(key);
-				if (!queue.contains(ownerToken)) {
-					queue.join(ownerToken, now + queueForNanos, false);
-				}
+			if (queueForNanos > 0 && (key.equals(busyKey) || handedToCaller || holder != null || hasWaiters(key, now))) {
+				queueOf(key).stand(ownerToken, now + queueForNanos, !key.equals(busyKey), handedToCaller);
+			}
+			if (handedToCaller) {
+				handOn(key, now, null, handedOver);
 			}
 		}
 	}
 
-	/** Hands the free lock to the first waiter whose deadline has not passed; returns whether one took it. */
-	private boolean handOn(String key, long now, List<HandOver> handedOver) {
+	/**
+	 * Finds who may take the free lock: the first live waiter that is not parked, or {@code caller} when it
+	 * comes first. A waiter other than the caller is handed the lock and leaves the queue.
+	 * @return that waiter's owner token, or {@code null} when nobody but parked waiters waits
+	 */
+	private @Nullable String handOn(String key, long now, @Nullable String caller, List<HandOver> handedOver) {
 		WaitQueue queue = this.queues.get(key);
-		String next = (queue != null) ? queue.nextLiveWaiter(now) : null;
+		String next = (queue != null) ? queue.firstWhoCanUse(now, caller) : null;
 		if (queue != null && queue.isEmpty()) {
 			this.queues.remove(key);
 		}
-		if (next == null) {
-			return false;
+		if (next == null || next.equals(caller)) {
+			return next;
 		}
 		this.leases.put(key, new Lease(next, now + this.claimLease.toNanos()));
 		handedOver.add(new HandOver(key, next));
-		return true;
+		return next;
 	}
 
 	private WaitQueue queueOf(String key) {
@@ -238,40 +245,59 @@ final class InMemoryLockStore {
 
 	}
 
-	/** The waiters of one key, first come first, each with its deadline. */
+	/** The waiters of one key, first come first, each with its deadline; parked waiters are passed over. */
 	private static final class WaitQueue {
 
 		private final Deque<String> order = new ArrayDeque<>();
 
 		private final Map<String, Long> deadlines = new HashMap<>();
 
-		void join(String ownerToken, long deadline, boolean atHead) {
-			this.deadlines.put(ownerToken, deadline);
-			if (atHead) {
-				this.order.addFirst(ownerToken);
+		private final Set<String> parked = new HashSet<>();
+
+		/** Joins at the tail, or at the head, unless already waiting; then sets the deadline and whether parked. */
+		void stand(String ownerToken, long deadline, boolean park, boolean atHead) {
+			if (this.deadlines.put(ownerToken, deadline) == null) {
+				if (atHead) {
+					this.order.addFirst(ownerToken);
+				}
+				else {
+					this.order.addLast(ownerToken);
+				}
+			}
+			if (park) {
+				this.parked.add(ownerToken);
 			}
 			else {
-				this.order.addLast(ownerToken);
+				this.parked.remove(ownerToken);
 			}
-		}
-
-		boolean contains(String ownerToken) {
-			return this.deadlines.containsKey(ownerToken);
 		}
 
 		void leave(String ownerToken) {
 			if (this.deadlines.remove(ownerToken) != null) {
 				this.order.remove(ownerToken);
+				this.parked.remove(ownerToken);
 			}
 		}
 
-		/** Takes out and returns the first waiter still waiting, dropping those whose deadline passed. */
-		@Nullable String nextLiveWaiter(long now) {
-			String head;
-			while ((head = this.order.pollFirst()) != null) {
-				long deadline = this.deadlines.remove(head);
-				if (deadline - now > 0) {
-					return head;
+		/**
+		 * The first waiter still waiting that is not parked, taken out, or {@code caller} when it comes
+		 * first, left in; drops those whose deadline passed.
+		 */
+		@Nullable String firstWhoCanUse(long now, @Nullable String caller) {
+			Iterator<String> waiters = this.order.iterator();
+			while (waiters.hasNext()) {
+				String waiter = waiters.next();
+				if (waiter.equals(caller)) {
+					return caller;
+				}
+				boolean live = this.deadlines.get(waiter) - now > 0;
+				if (!live || !this.parked.contains(waiter)) {
+					waiters.remove();
+					this.deadlines.remove(waiter);
+					this.parked.remove(waiter);
+					if (live) {
+						return waiter;
+					}
 				}
 			}
 			return null;
@@ -282,6 +308,7 @@ final class InMemoryLockStore {
 				boolean expired = this.deadlines.get(ownerToken) - now <= 0;
 				if (expired) {
 					this.deadlines.remove(ownerToken);
+					this.parked.remove(ownerToken);
 				}
 				return expired;
 			});

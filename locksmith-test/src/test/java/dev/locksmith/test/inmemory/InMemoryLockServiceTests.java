@@ -79,7 +79,7 @@ class InMemoryLockServiceTests extends LockServiceContractTests {
 	}
 
 	@Test
-	void aWaiterForSeveralKeysPassesOnAKeyHandedToItWhileAnotherIsBusyAndKeepsItsPlace() throws Exception {
+	void aWaiterForSeveralKeysIsPassedOverOnAFreedKeyWhileAnotherOfItsKeysIsBusyAndKeepsItsPlace() throws Exception {
 		InMemoryLockBackend backend = new InMemoryLockBackend();
 		assertThat(attempt(backend, List.of("a"), "first:holder", Duration.ZERO).acquired()).isTrue();
 		assertThat(attempt(backend, List.of("b"), "busy:holder", Duration.ZERO).acquired()).isTrue();
@@ -89,13 +89,19 @@ class InMemoryLockServiceTests extends LockServiceContractTests {
 
 		backend.release(List.of("a"), "first:holder").get();
 		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).busyKey()).isEqualTo("b");
-
 		assertThat(attempt(backend, List.of("a"), "next:waiter", LONG).acquired()).as("'a' was passed on").isTrue();
+
 		backend.release(List.of("a"), "next:waiter").get();
+		assertThat(attempt(backend, List.of("a"), "later:waiter", LONG).acquired())
+			.as("the parked waiter is passed over").isTrue();
+		backend.release(List.of("a"), "later:waiter").get();
+		assertThat(backend.isLocked("a").get()).as("left free, not handed to the parked waiter").isFalse();
+		assertThat(queuedIn(backend, "a")).as("which keeps its place").isOne();
+
 		backend.release(List.of("b"), "busy:holder").get();
 		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).acquired())
-			.as("the waiter kept its place at the head of the queue of 'a', ahead of the later waiter")
-			.isTrue();
+			.as("handed 'b', and 'a' is free").isTrue();
+		assertThat(queuedIn(backend, "a") + queuedIn(backend, "b")).as("queues empty once nobody waits").isZero();
 	}
 
 	@Test

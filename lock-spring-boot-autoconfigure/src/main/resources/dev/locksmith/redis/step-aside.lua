@@ -1,0 +1,29 @@
+-- After a refusal in another hash slot, gives back the locks of this slot that a waiter for keys of
+-- several slots took or was handed, and parks it in their queues: it keeps its place there, but
+-- releases pass it over, until the slot that refused it frees. Appended to hand-on.lua.
+-- KEYS[1..n]       the lock keys
+-- KEYS[n+1..2n]    their wait queues
+-- KEYS[2n+1..3n]   the deadlines of their waiters
+-- ARGV[1]          owner token
+-- ARGV[2]          claim lease in milliseconds
+-- ARGV[3]          how long the caller goes on waiting, in milliseconds
+-- ARGV[3+i]        release channel of KEYS[i]
+-- Returns          how many of the locks were given back.
+local n = #KEYS / 3
+local owner, claimLease, queueFor = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local parked = -(serverTime() + queueFor)
+local givenBack = 0
+for i = 1, n do
+  local held = redis.call('GET', KEYS[i]) == owner
+  if held then
+    redis.call('DEL', KEYS[i])
+    givenBack = givenBack + 1
+  end
+  if redis.call('HEXISTS', KEYS[2 * n + i], owner) == 1 or (held and redis.call('EXISTS', KEYS[n + i]) == 1) then
+    stand(KEYS[n + i], KEYS[2 * n + i], owner, parked, 'LPUSH', queueFor)
+  end
+  if held then
+    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], ARGV[3 + i], claimLease)
+  end
+end
+return givenBack
