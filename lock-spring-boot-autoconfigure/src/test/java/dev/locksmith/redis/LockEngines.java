@@ -11,7 +11,9 @@ import dev.locksmith.testing.RedisServer;
 
 /**
  * Lock engines on one real {@code redis-server}, each as a separate process would run it: its own
- * connections, release notifications, backend and instance id ({@code p0}, {@code p1}, ...).
+ * connections, release notifications, backend and instance id ({@code p0}, {@code p1}, ...). Each is
+ * connected, its scripts loaded and its subscriber connection opened before it is handed out, so that
+ * no test measures, or interrupts, the first connection.
  */
 final class LockEngines implements AutoCloseable {
 
@@ -32,6 +34,9 @@ final class LockEngines implements AutoCloseable {
 				.storeTimeout(Duration.ofSeconds(2))
 				.releaseNotifications(notifications)
 				.build();
+			backend.warmUp().join();
+			notifications.watch("warm-up", Duration.ofSeconds(5));
+			notifications.unwatch("warm-up");
 			this.engines.add(engine);
 			this.resources.add(0, connections::destroy);
 			this.resources.add(0, backend);
