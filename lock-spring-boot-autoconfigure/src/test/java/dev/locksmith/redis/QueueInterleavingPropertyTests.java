@@ -36,11 +36,11 @@ import static org.assertj.core.api.Assertions.fail;
  */
 class QueueInterleavingPropertyTests {
 
-	static final int DEFAULT_TRIES = 6;
+	static final int DEFAULT_TRIES = 20;
 
 	static final int DEFAULT_BUDGET_SECONDS = 40;
 
-	static final int DEFAULT_MAX_CLIENTS = 8;
+	static final int DEFAULT_MAX_CLIENTS = 10;
 
 	static final int DEFAULT_SHRINK_SECONDS = 60;
 

@@ -79,31 +79,39 @@ record QueueScenario(int keyCount, List<Client> clients) {
 
 	}
 
-	/** A scenario of 2 to {@code maxClients} clients. */
+	/**
+	 * A scenario of 3 to {@code maxClients} clients. Half the scenarios are hot: mostly multi-key clients
+	 * that wait, hold their locks longer, and favour the first keys, so that waiters for overlapping key
+	 * sets queue behind each other while some of their keys stay busy.
+	 */
 	static QueueScenario generate(Random random, int maxClients) {
 		int keyCount = 3 + random.nextInt(2);
-		int clientCount = 2 + random.nextInt(Math.max(1, maxClients - 1));
+		int clientCount = Math.min(maxClients, 3) + random.nextInt(Math.max(1, maxClients - 2));
+		boolean hot = random.nextBoolean();
 		List<Client> clients = new ArrayList<>();
 		int start = 0;
 		for (int id = 0; id < clientCount; id++) {
-			start += (random.nextInt(4) == 0) ? 0 : random.nextInt(300);
-			clients.add(generateClient(random, id, start, keyCount));
+			start += (random.nextInt(3) == 0) ? 0 : random.nextInt(hot ? 120 : 200);
+			clients.add(generateClient(random, id, start, keyCount, hot));
 		}
 		return new QueueScenario(keyCount, clients);
 	}
 
-	private static Client generateClient(Random random, int id, int startMs, int keyCount) {
+	private static Client generateClient(Random random, int id, int startMs, int keyCount, boolean hot) {
 		List<String> keys = new ArrayList<>();
-		int size = random.nextBoolean() ? 1 : 2 + random.nextInt(Math.min(3, keyCount) - 1);
+		boolean multi = hot ? random.nextInt(10) < 7 : random.nextBoolean();
+		int size = multi ? 2 + random.nextInt(Math.min(3, keyCount) - 1) : 1;
 		while (keys.size() < size) {
-			String key = key(random.nextInt(keyCount));
+			int index = hot ? Math.min(random.nextInt(keyCount), random.nextInt(keyCount)) : random.nextInt(keyCount);
+			String key = key(index);
 			if (!keys.contains(key)) {
 				keys.add(key);
 			}
 		}
 		int ttl = 300 + random.nextInt(2701);
-		int wait = (random.nextInt(4) == 0) ? 0 : random.nextInt(1501);
+		int wait = (random.nextInt(hot ? 10 : 4) == 0) ? 0 : (hot ? 500 : 0) + random.nextInt(hot ? 1001 : 1501);
 		int holdAtLeast = (random.nextInt(4) == 0) ? random.nextInt(ttl + 1) : 0;
+		int work = (hot ? 300 : 0) + random.nextInt(hot ? 1201 : 1501);
 		int roll = random.nextInt(20);
 		Ending ending = (roll < 11) ? Ending.RELEASE : (roll < 14) ? Ending.EXTEND_THEN_RELEASE
 				: (roll < 17) ? Ending.EXPIRE : Ending.ABANDON_WAIT;
@@ -111,7 +119,7 @@ record QueueScenario(int keyCount, List<Client> clients) {
 			wait = 200 + random.nextInt(1301);
 		}
 		return new Client(id, startMs, random.nextInt(ENGINES), keys, ttl, wait, holdAtLeast, random.nextInt(5) != 0,
-				random.nextInt(1201), ending, 1 + random.nextInt(Math.max(1, wait)), 300 + random.nextInt(2701));
+				work, ending, 1 + random.nextInt(Math.max(1, wait)), 300 + random.nextInt(2701));
 	}
 
 	static String key(int index) {
