@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.HandleOwnerTokens;
@@ -84,6 +85,8 @@ final class QueueScenarioRun {
 			until cursor == '0'
 			return out
 			""";
+
+	private static final Pattern OWNER_TOKEN = Pattern.compile("p\\d+:[0-9a-f]{32}");
 
 	private final RedisServer redis;
 
@@ -192,8 +195,19 @@ final class QueueScenarioRun {
 			violation("scripts", String.format("%d scripts for %d lock operations, more than %.0f per operation",
 					scripts, ops, SCRIPTS_PER_OPERATION));
 		}
-		return new Outcome(List.copyOf(this.violations), ops, scripts, this.maxScriptsInASecond, elapsedMillis(),
-				List.copyOf(this.log));
+		return new Outcome(this.violations.stream().map(this::named).toList(), ops, scripts, this.maxScriptsInASecond,
+				elapsedMillis(), this.log.stream().map(this::named).toList());
+	}
+
+	/**
+	 * {@code text} with each owner token of a grant written as its client ({@code c3}), and the token of
+	 * a waiter that was never granted shortened ({@code p1:8ffb4d..}).
+	 */
+	private String named(String text) {
+		Map<String, String> clients = new HashMap<>();
+		this.grants.forEach((grant) -> clients.put(grant.ownerToken, "c" + grant.client.id()));
+		return OWNER_TOKEN.matcher(text)
+			.replaceAll((token) -> clients.getOrDefault(token.group(), token.group().substring(0, 9) + ".."));
 	}
 
 	private void runClient(DefaultLockService engine, Client client, ScheduledExecutorService interrupter) {
