@@ -1,0 +1,608 @@
+package dev.locksmith.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+
+import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.HandleOwnerTokens;
+import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.redis.QueueScenario.Client;
+import dev.locksmith.redis.QueueScenario.Ending;
+import dev.locksmith.testing.RedisServer;
+
+/**
+ * Runs one {@link QueueScenario} on a real {@code redis-server} with two engines, each client on a
+ * thread of its own, and checks the invariants of the wait queue after every grant and release and
+ * every {@value #SAMPLE_MILLIS} ms in between, then once more at the end:
+ * <ul>
+ * <li>no key held by two owners: two handles of one key that both say {@code isHeld()} while Redis names
+ * one of them;</li>
+ * <li>a waiter that can use its keys now (every key free, and no earlier waiter that can use it now
+ * needs it) is granted within {@link #LIVENESS_BOUND};</li>
+ * <li>scripts per lock operation bounded on average, and in every one-second window;</li>
+ * <li>fencing tokens strictly increasing per key, across grants one after the other;</li>
+ * <li>no Locksmith key without a TTL;</li>
+ * <li>a released lock is gone once its minimum hold has passed, and an abandoned one once its lease has;</li>
+ * <li>no wait queue left at the end but entries whose deadline has passed.</li>
+ * </ul>
+ */
+final class QueueScenarioRun {
+
+	/** How often the invariants are checked between events. */
+	static final int SAMPLE_MILLIS = 25;
+
+	/** Longest a waiter sleeps before asking Redis again, for both engines. */
+	static final Duration RECHECK_INTERVAL = Duration.ofMillis(300);
+
+	/** How long a waiter that can use its keys now may stay without them: the re-check plus slack for load. */
+	static final Duration LIVENESS_BOUND = RECHECK_INTERVAL.plusMillis(700);
+
+	/** Average scripts per lock operation (acquire call, release, extend), renewals and re-checks included. */
+	static final double SCRIPTS_PER_OPERATION = 20;
+
+	/**
+	 * Most scripts in any one-second window: ten clients re-checking every 300 ms, renewing 300 ms leases
+	 * every 100 ms and handing on come to well under this; a loop of hand-ons runs thousands.
+	 */
+	static final long SCRIPTS_PER_SECOND = 250;
+
+	/** How late after its end a released or abandoned lease may still be seen in Redis (sampling and load). */
+	static final long LEASE_END_SLACK_MILLIS = 300;
+
+	private static final String SNAPSHOT = """
+			local t = redis.call('TIME')
+			local out = {tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))}
+			local cursor = '0'
+			repeat
+			  local page = redis.call('SCAN', cursor, 'MATCH', ARGV[1], 'COUNT', 1000)
+			  cursor = page[1]
+			  for _, k in ipairs(page[2]) do
+			    local kind = redis.call('TYPE', k).ok
+			    local value = ''
+			    if kind == 'string' then value = redis.call('GET', k)
+			    elseif kind == 'list' then value = table.concat(redis.call('LRANGE', k, 0, -1), ',')
+			    elseif kind == 'hash' then value = table.concat(redis.call('HGETALL', k), ',') end
+			    table.insert(out, k .. '\\t' .. kind .. '\\t' .. redis.call('PTTL', k) .. '\\t' .. value)
+			  end
+			until cursor == '0'
+			return out
+			""";
+
+	private static final Pattern OWNER_TOKEN = Pattern.compile("p\\d+:[0-9a-f]{32}");
+
+	private final RedisServer redis;
+
+	private final QueueScenario scenario;
+
+	private final RedisLockKeys keys = LockEngines.KEYS;
+
+	private final long startNanos = System.nanoTime();
+
+	private final List<String> violations = new CopyOnWriteArrayList<>();
+
+	private final AtomicBoolean stop = new AtomicBoolean();
+
+	private final AtomicLong operations = new AtomicLong();
+
+	private final List<Grant> grants = new CopyOnWriteArrayList<>();
+
+	private final Map<Integer, Waiting> waiting = new ConcurrentHashMap<>();
+
+	private final Map<Integer, Long> eligibleSince = new HashMap<>();
+
+	private final List<long[]> scriptSamples = new ArrayList<>();
+
+	private final List<String> log = new CopyOnWriteArrayList<>();
+
+	private long ownScripts;
+
+	private long maxScriptsInASecond;
+
+	private QueueScenarioRun(RedisServer redis, QueueScenario scenario) {
+		this.redis = redis;
+		this.scenario = scenario;
+	}
+
+	/** Runs {@code scenario} on an emptied {@code redis} and returns what it found. */
+	static Outcome run(RedisServer redis, QueueScenario scenario) throws InterruptedException {
+		redis.command("FLUSHALL");
+		try (LockEngines engines = new LockEngines(redis, QueueScenario.ENGINES, RECHECK_INTERVAL)) {
+			redis.resetStats();
+			return new QueueScenarioRun(redis, scenario).execute(engines);
+		}
+	}
+
+	/** What a run found: the broken invariants (empty when none) and its figures. */
+	record Outcome(List<String> violations, long operations, long scripts, long maxScriptsInASecond, long millis,
+			List<String> log) {
+
+		boolean failed() {
+			return !this.violations.isEmpty();
+		}
+
+		/** The invariant broken first, such as {@code "liveness"}: a shrunk scenario must break the same one. */
+		String firstKind() {
+			return failed() ? this.violations.get(0).substring(0, this.violations.get(0).indexOf(':')) : "";
+		}
+
+		String figures() {
+			return String.format("%d lock operations, %d scripts (%.1f per operation), at most %d scripts in one"
+					+ " second, %d ms", this.operations, this.scripts,
+					(this.operations == 0) ? 0.0 : (double) this.scripts / this.operations, this.maxScriptsInASecond,
+					this.millis);
+		}
+
+	}
+
+	private Outcome execute(LockEngines engines) throws InterruptedException {
+		List<Client> clients = this.scenario.clients();
+		ExecutorService threads = Executors.newFixedThreadPool(clients.size());
+		ScheduledExecutorService interrupter = Executors.newSingleThreadScheduledExecutor();
+		long scripts;
+		try {
+			List<Future<?>> running = new ArrayList<>();
+			for (Client client : clients) {
+				running.add(threads.submit(() -> runClient(engines.engine(client.engine()), client, interrupter)));
+			}
+			while (!running.stream().allMatch(Future::isDone)) {
+				check();
+				if (this.stop.get()) {
+					running.forEach((client) -> client.cancel(true));
+				}
+				Thread.sleep(SAMPLE_MILLIS);
+			}
+			for (Future<?> client : running) {
+				if (!client.isCancelled()) {
+					try {
+						client.get();
+					}
+					catch (java.util.concurrent.ExecutionException ex) {
+						violation("client", "a client failed: " + ex.getCause());
+					}
+				}
+			}
+			check();
+			if (!this.stop.get()) {
+				checkQueuesLeft();
+			}
+			scripts = scriptsSoFar();
+		}
+		finally {
+			threads.shutdownNow();
+			interrupter.shutdownNow();
+			threads.awaitTermination(30, TimeUnit.SECONDS);
+		}
+		long ops = this.operations.get();
+		if (!this.stop.get() && ops > 0 && (double) scripts / ops > SCRIPTS_PER_OPERATION) {
+			violation("scripts", String.format("%d scripts for %d lock operations, more than %.0f per operation",
+					scripts, ops, SCRIPTS_PER_OPERATION));
+		}
+		return new Outcome(this.violations.stream().map(this::named).toList(), ops, scripts, this.maxScriptsInASecond,
+				elapsedMillis(), this.log.stream().map(this::named).toList());
+	}
+
+	/**
+	 * {@code text} with each owner token of a grant written as its client ({@code c3}), and the token of
+	 * a waiter that was never granted shortened ({@code p1:8ffb4d..}).
+	 */
+	private String named(String text) {
+		Map<String, String> clients = new HashMap<>();
+		this.grants.forEach((grant) -> clients.put(grant.ownerToken, "c" + grant.client.id()));
+		return OWNER_TOKEN.matcher(text)
+			.replaceAll((token) -> clients.getOrDefault(token.group(), token.group().substring(0, 9) + ".."));
+	}
+
+	private void runClient(DefaultLockService engine, Client client, ScheduledExecutorService interrupter) {
+		try {
+			Thread.sleep(Math.max(0, client.startMs() - elapsedMillis()));
+			LockOptions options = new LockOptions(Duration.ofMillis(client.ttlMs()), Duration.ofMillis(client.waitMs()),
+					client.renew(), Duration.ofMillis(client.holdAtLeastMs()));
+			long callStart = System.nanoTime();
+			Thread self = Thread.currentThread();
+			Waiting me = new Waiting(client, callStart);
+			if (client.waitMs() > 0) {
+				this.waiting.put(client.id(), me);
+			}
+			if (client.ending() == Ending.ABANDON_WAIT) {
+				interrupter.schedule(() -> me.abandon(self, this.waiting), client.abandonAfterMs(), TimeUnit.MILLISECONDS);
+			}
+			this.operations.incrementAndGet();
+			Optional<LockHandle> granted;
+			try {
+				granted = engine.tryAcquireAll(client.keys(), options);
+			}
+			catch (InterruptedException ex) {
+				this.waiting.remove(client.id());
+				note(client, "abandoned its wait");
+				return;
+			}
+			finally {
+				me.returned(this.waiting);
+			}
+			if (granted.isEmpty()) {
+				note(client, "gave up after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - callStart) + "ms");
+				return;
+			}
+			Grant grant = granted(client, granted.get(), callStart);
+			holdAndEnd(client, grant);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (RuntimeException ex) {
+			if (!this.stop.get()) {
+				violation("client", "c" + client.id() + " failed: " + ex);
+			}
+		}
+	}
+
+	private Grant granted(Client client, LockHandle handle, long callStart) {
+		Grant grant = new Grant(client, handle, HandleOwnerTokens.ownerToken(handle), handle.fencingTokens(), callStart,
+				System.nanoTime());
+		note(client, "granted " + grant.tokens + " after "
+				+ TimeUnit.NANOSECONDS.toMillis(grant.grantedAt - callStart) + "ms");
+		synchronized (this) {
+			for (Grant earlier : this.grants) {
+				for (String key : client.keys()) {
+					Long mine = grant.tokens.get(key);
+					Long theirs = earlier.tokens.get(key);
+					if (theirs == null) {
+						continue;
+					}
+					if (mine.equals(theirs)) {
+						violation("fencing", "c" + client.id() + " and c" + earlier.client.id()
+								+ " were granted the same fencing token " + mine + " for '" + key + "'");
+					}
+					else if (earlier.endedBefore(callStart) && mine < theirs) {
+						violation("fencing", "c" + client.id() + " was granted '" + key + "' with fencing token " + mine
+								+ " after c" + earlier.client.id() + " had held it with " + theirs);
+					}
+				}
+			}
+			this.grants.add(grant);
+		}
+		check();
+		return grant;
+	}
+
+	private void holdAndEnd(Client client, Grant grant) throws InterruptedException {
+		LockHandle handle = grant.handle;
+		switch (client.ending()) {
+			case EXPIRE -> {
+				pause(client.workMs());
+				grant.abandonedAt = System.nanoTime();
+				note(client, "left its lease to expire");
+			}
+			case EXTEND_THEN_RELEASE -> {
+				pause(client.workMs() / 2);
+				this.operations.incrementAndGet();
+				boolean extended = handle.extend(Duration.ofMillis(client.extendTtlMs()));
+				note(client, "extended to " + client.extendTtlMs() + "ms: " + extended);
+				pause(client.workMs() - client.workMs() / 2);
+				release(client, grant);
+			}
+			default -> {
+				pause(client.workMs());
+				release(client, grant);
+			}
+		}
+		check();
+	}
+
+	private void pause(int millis) throws InterruptedException {
+		if (!this.stop.get()) {
+			Thread.sleep(millis);
+		}
+	}
+
+	private void release(Client client, Grant grant) {
+		this.operations.incrementAndGet();
+		grant.handle.close();
+		grant.closedAt = System.nanoTime();
+		note(client, "released");
+	}
+
+	/** Checks every invariant against one snapshot of Redis. */
+	private synchronized void check() {
+		if (this.stop.get()) {
+			return;
+		}
+		Snapshot snapshot = snapshot();
+		long now = System.nanoTime();
+		sampleScripts(now);
+		checkOneOwner(snapshot);
+		checkTtls(snapshot);
+		checkLeasesEnded(snapshot, now);
+		checkLiveness(snapshot, now);
+	}
+
+	private void checkOneOwner(Snapshot snapshot) {
+		Map<String, List<Grant>> heldByKey = new HashMap<>();
+		for (Grant grant : this.grants) {
+			if (grant.handle.isHeld()) {
+				grant.client.keys().forEach((key) -> heldByKey.computeIfAbsent(key, (k) -> new ArrayList<>()).add(grant));
+			}
+		}
+		heldByKey.forEach((key, held) -> {
+			String holder = snapshot.value(this.keys.lockKey(key));
+			if (held.size() > 1 && held.stream().anyMatch((grant) -> grant.ownerToken.equals(holder))) {
+				violation("mutual exclusion", "'" + key + "' held by " + held.stream()
+					.map((grant) -> "c" + grant.client.id() + " (token " + grant.tokens.get(key) + ")")
+					.toList() + " at once; Redis names " + holder);
+			}
+		});
+	}
+
+	private void checkTtls(Snapshot snapshot) {
+		snapshot.pttls.forEach((key, pttl) -> {
+			if (pttl == -1) {
+				violation("ttl", "'" + key + "' has no TTL: " + snapshot.values.get(key));
+			}
+		});
+	}
+
+	private void checkLeasesEnded(Snapshot snapshot, long now) {
+		for (Grant grant : this.grants) {
+			long endsAt;
+			String what;
+			if (grant.closedAt != 0) {
+				endsAt = Math.max(grant.closedAt,
+						grant.grantedAt + TimeUnit.MILLISECONDS.toNanos(grant.client.holdAtLeastMs()));
+				what = "released" + ((grant.client.holdAtLeastMs() > 0)
+						? " with a minimum hold of " + grant.client.holdAtLeastMs() + "ms" : "");
+			}
+			else if (grant.abandonedAt != 0) {
+				endsAt = grant.grantedAt + TimeUnit.MILLISECONDS.toNanos(grant.client.ttlMs());
+				what = "left to expire with a lease of " + grant.client.ttlMs() + "ms";
+			}
+			else {
+				continue;
+			}
+			long lateMillis = TimeUnit.NANOSECONDS.toMillis(now - endsAt);
+			if (lateMillis > LEASE_END_SLACK_MILLIS) {
+				for (String key : grant.client.keys()) {
+					if (grant.ownerToken.equals(snapshot.value(this.keys.lockKey(key)))) {
+						violation("lease end", "c" + grant.client.id() + " " + what + ", but Redis still gives it '" + key
+								+ "' " + lateMillis + "ms after that ended (PTTL "
+								+ snapshot.pttls.get(this.keys.lockKey(key)) + "ms)");
+					}
+				}
+			}
+		}
+	}
+
+	/**
+	 * A waiter can use its keys now when each is free in Redis (absent, or handed to a waiter but nobody's
+	 * grant) and no earlier waiter that can use its keys now needs it. Such a waiter must be granted
+	 * within the bound.
+	 */
+	private void checkLiveness(Snapshot snapshot, long now) {
+		Set<String> grantTokens = new HashSet<>();
+		this.grants.forEach((grant) -> grantTokens.add(grant.ownerToken));
+		Set<String> reserved = new HashSet<>();
+		Set<Integer> eligible = new HashSet<>();
+		this.waiting.values().stream().sorted((x, y) -> Long.compare(x.callStart, y.callStart)).forEach((waiter) -> {
+			boolean free = waiter.client.keys().stream().allMatch((key) -> {
+				String holder = snapshot.value(this.keys.lockKey(key));
+				return !reserved.contains(key) && (holder == null || !grantTokens.contains(holder));
+			});
+			if (free) {
+				reserved.addAll(waiter.client.keys());
+				eligible.add(waiter.client.id());
+			}
+		});
+		this.eligibleSince.keySet().retainAll(eligible);
+		for (int id : eligible) {
+			long since = this.eligibleSince.computeIfAbsent(id, (k) -> now);
+			long forMillis = TimeUnit.NANOSECONDS.toMillis(now - since);
+			if (forMillis > LIVENESS_BOUND.toMillis()) {
+				Waiting waiter = this.waiting.get(id);
+				violation("liveness", "c" + id + " waits for " + (waiter != null ? waiter.client.keys() : "?")
+						+ ", all free and wanted by no earlier waiter that could take them, and has not been granted"
+						+ " them for " + forMillis + "ms (bound " + LIVENESS_BOUND.toMillis() + "ms); Redis: "
+						+ snapshot.describe(waiter != null ? waiter.client.keys() : List.of(), this.keys));
+			}
+		}
+	}
+
+	private void sampleScripts(long now) {
+		long scripts = scriptsSoFar();
+		this.scriptSamples.add(new long[] { now, scripts });
+		long windowStart = now - TimeUnit.SECONDS.toNanos(1);
+		long[] first = this.scriptSamples.stream()
+			.filter((sample) -> sample[0] >= windowStart)
+			.findFirst()
+			.orElseThrow();
+		long inWindow = scripts - first[1];
+		this.maxScriptsInASecond = Math.max(this.maxScriptsInASecond, inWindow);
+		if (inWindow > SCRIPTS_PER_SECOND) {
+			violation("scripts", inWindow + " scripts within " + TimeUnit.NANOSECONDS.toMillis(now - first[0])
+					+ "ms, more than " + SCRIPTS_PER_SECOND + " in a second; Redis: "
+					+ snapshot().describe(this.scenario.clients().stream().flatMap((c) -> c.keys().stream())
+						.distinct().sorted().toList(), this.keys));
+		}
+	}
+
+	/** Scripts the clients ran: every EVAL and EVALSHA since the reset but this run's own snapshots. */
+	private synchronized long scriptsSoFar() {
+		return this.redis.callsOf("evalsha", "eval") - this.ownScripts;
+	}
+
+	private synchronized Snapshot snapshot() {
+		String reply = this.redis.command("EVAL", SNAPSHOT, "0", "lock:*");
+		this.ownScripts++;
+		return Snapshot.parse(reply);
+	}
+
+	/**
+	 * After every client has finished, the wait queues empty out: await that no waiter is left in a queue
+	 * with a deadline after the moment every client had finished. Entries whose deadline passed before
+	 * then are allowed: hand-ons skip them and the queue expires by itself.
+	 */
+	private void checkQueuesLeft() throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		long finishedAt = snapshot().serverMillis;
+		List<String> live;
+		do {
+			Snapshot snapshot = snapshot();
+			live = new ArrayList<>();
+			for (Map.Entry<String, String> entry : snapshot.values.entrySet()) {
+				if (entry.getKey().startsWith("lock:deadlines:")) {
+					String[] fields = entry.getValue().split(",");
+					for (int i = 0; i + 1 < fields.length; i += 2) {
+						if (Long.parseLong(fields[i + 1]) > finishedAt) {
+							live.add(entry.getKey() + " " + fields[i]);
+						}
+					}
+				}
+			}
+			if (live.isEmpty()) {
+				return;
+			}
+			Thread.sleep(SAMPLE_MILLIS);
+		}
+		while (System.nanoTime() < deadline);
+		violation("queues", "10 s after every client finished, waiters still queued with a deadline after that: "
+				+ live);
+	}
+
+	private void violation(String kind, String message) {
+		String text = kind + ": at " + elapsedMillis() + "ms: " + message;
+		this.violations.add(text);
+		this.log.add(text);
+		this.stop.set(true);
+	}
+
+	private void note(Client client, String event) {
+		this.log.add(String.format("%5dms c%d %s", elapsedMillis(), client.id(), event));
+	}
+
+	private long elapsedMillis() {
+		return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.startNanos);
+	}
+
+	/** A client inside {@code tryAcquireAll} with a wait. */
+	private static final class Waiting {
+
+		final Client client;
+
+		final long callStart;
+
+		private boolean done;
+
+		Waiting(Client client, long callStart) {
+			this.client = client;
+			this.callStart = callStart;
+		}
+
+		/** Stops counting the client as a waiter, then interrupts it, unless its call has returned. */
+		synchronized void abandon(Thread thread, Map<Integer, Waiting> waiting) {
+			if (!this.done) {
+				waiting.remove(this.client.id());
+				thread.interrupt();
+			}
+		}
+
+		synchronized void returned(Map<Integer, Waiting> waiting) {
+			this.done = true;
+			waiting.remove(this.client.id());
+			Thread.interrupted();
+		}
+
+	}
+
+	/** One grant, as its client saw it. */
+	private static final class Grant {
+
+		final Client client;
+
+		final LockHandle handle;
+
+		final String ownerToken;
+
+		final Map<String, Long> tokens;
+
+		final long callStart;
+
+		final long grantedAt;
+
+		volatile long closedAt;
+
+		volatile long abandonedAt;
+
+		Grant(Client client, LockHandle handle, String ownerToken, Map<String, Long> tokens, long callStart,
+				long grantedAt) {
+			this.client = client;
+			this.handle = handle;
+			this.ownerToken = ownerToken;
+			this.tokens = tokens;
+			this.callStart = callStart;
+			this.grantedAt = grantedAt;
+		}
+
+		/** Whether this grant surely ended before {@code nanos}: released, or its unrenewed lease over. */
+		boolean endedBefore(long nanos) {
+			long closed = this.closedAt;
+			if (closed != 0 && closed < nanos) {
+				return true;
+			}
+			return this.abandonedAt != 0
+					&& this.grantedAt + TimeUnit.MILLISECONDS.toNanos(this.client.ttlMs()) < nanos;
+		}
+
+	}
+
+	/** Every Locksmith key in Redis at one moment: its type, PTTL and value, and the server's clock. */
+	private record Snapshot(long serverMillis, Map<String, Long> pttls, Map<String, String> values) {
+
+		static Snapshot parse(String reply) {
+			String[] lines = reply.split("\n");
+			Map<String, Long> pttls = new LinkedHashMap<>();
+			Map<String, String> values = new LinkedHashMap<>();
+			for (int i = 1; i < lines.length; i++) {
+				String[] fields = lines[i].split("\t", 4);
+				pttls.put(fields[0], Long.parseLong(fields[2]));
+				values.put(fields[0], (fields.length > 3) ? fields[3] : "");
+			}
+			return new Snapshot(Long.parseLong(lines[0]), pttls, values);
+		}
+
+		String value(String key) {
+			String value = this.values.get(key);
+			return (value == null || value.isEmpty()) ? null : value;
+		}
+
+		String describe(List<String> lockKeys, RedisLockKeys names) {
+			StringBuilder text = new StringBuilder();
+			for (String key : lockKeys) {
+				text.append(key)
+					.append("={holder=")
+					.append(value(names.lockKey(key)))
+					.append(", queue=[")
+					.append(this.values.getOrDefault(names.queueKey(key), ""))
+					.append("]} ");
+			}
+			return text.toString().trim();
+		}
+
+	}
+
+}
