@@ -79,7 +79,7 @@ final class ServerClocks {
 	}
 
 	/** The warning for the two servers whose clocks are surely furthest apart, when past the threshold; logged on crossing. */
-	private @Nullable String warning(List<ClockOffset> measured, Duration shortestTtl) {
+	@Nullable String warning(List<ClockOffset> measured, Duration shortestTtl) {
 		ClockOffset ahead = null;
 		ClockOffset behind = null;
 		long furthestMicros = 0;

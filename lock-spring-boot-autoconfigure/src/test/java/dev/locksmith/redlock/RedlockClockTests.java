@@ -61,6 +61,23 @@ class RedlockClockTests extends RedlockTestSupport {
 	}
 
 	@Test
+	void theWarningIsLoggedOnceEachTimeTheClocksDriftApart(CapturedOutput output) {
+		ServerClocks clocks = new ServerClocks(List.of(), Clock.systemUTC(), System::nanoTime);
+		ClockOffset onTime = new ClockOffset("a", 0, 500);
+		List<ClockOffset> apart = List.of(onTime, new ClockOffset("b", 303_001, 500));
+		List<ClockOffset> agreeing = List.of(onTime, new ClockOffset("b", 303_000, 500));
+
+		assertThat(clocks.warning(apart, TTL)).startsWith("The clocks of b and a are at least 302ms apart");
+		assertThat(clocks.warning(apart, TTL)).isNotNull();
+		assertThat(clocks.warning(agreeing, TTL)).as("within the threshold once the round trips are allowed for")
+			.isNull();
+		assertThat(clocks.warning(apart, TTL)).isNotNull();
+
+		assertThat(output.getOut().split("are at least", -1)).as("warned at each of the two crossings").hasSize(3);
+		assertThat(output).contains("The Redlock servers' clocks agree again within 302ms");
+	}
+
+	@Test
 	void aLocalClockAheadShowsEveryServerBehindButNoWarningWhileTheServersAgree() {
 		Clock ahead = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(5));
 		ServerClocks clocks = new ServerClocks(this.redlock.connect(servers.first(3)).connectionFactories(), ahead,
