@@ -1,6 +1,7 @@
 package dev.locksmith.actuate;
 
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -11,7 +12,8 @@ import dev.locksmith.core.LockService;
 /**
  * The {@code locks} health contributor: UP while the store answers for locking, DOWN when it does
  * not. A lost lease alone turns it DOWN only when configured to. Details: store (and the state of each
- * of its servers when it has several), held locks, leases lost since start and the last loss.
+ * of its servers when it has several), held locks, leases lost since start and the last loss, and
+ * what the store adds, such as the Redlock servers' clock offsets; a warning there keeps it UP.
  *
  * @since 0.1.0
  */
@@ -25,13 +27,22 @@ public final class LocksHealthIndicator extends AbstractHealthIndicator {
 
 	private final boolean downOnLostLease;
 
+	private final Supplier<Map<String, Object>> storeDetails;
+
 	public LocksHealthIndicator(LockService locks, LockAdministration administration, LostLeaseTracker lostLeases,
 			boolean downOnLostLease) {
+		this(locks, administration, lostLeases, downOnLostLease, Map::of);
+	}
+
+	/** An indicator that also shows {@code storeDetails}, asked at each check. */
+	public LocksHealthIndicator(LockService locks, LockAdministration administration, LostLeaseTracker lostLeases,
+			boolean downOnLostLease, Supplier<Map<String, Object>> storeDetails) {
 		super("Lock store health check failed");
 		this.locks = locks;
 		this.administration = administration;
 		this.lostLeases = lostLeases;
 		this.downOnLostLease = downOnLostLease;
+		this.storeDetails = storeDetails;
 	}
 
 	@Override
@@ -46,6 +57,7 @@ public final class LocksHealthIndicator extends AbstractHealthIndicator {
 		if (!nodes.isEmpty()) {
 			builder.withDetail("nodes", nodes);
 		}
+		builder.withDetails(this.storeDetails.get());
 		this.administration.ping();
 		builder.withDetail("store", this.administration.storeDescription());
 		if (this.downOnLostLease && this.lostLeases.lostCount() > 0) {

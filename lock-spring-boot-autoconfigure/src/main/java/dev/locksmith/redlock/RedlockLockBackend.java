@@ -20,7 +20,9 @@ import dev.locksmith.redis.RedisLockKeys;
  * on no more than that. Every operation goes to all servers at once through Lettuce's asynchronous
  * API, each server bounded by a node timeout; a server that fails or stays silent counts as a no.
  * Release and renewal go to every server too, and a renewal holds only when a majority confirm it in
- * time. Fencing tokens stay strictly increasing while a majority of the servers keep their data.
+ * time. Fencing tokens stay strictly increasing while the servers that saw a token keep their data;
+ * after a server restarts empty, only while the servers' clocks differ by less than the time between
+ * two grants (see the README's "Fencing tokens across servers").
  * Waiters stand in no queue: they try again after a random delay or when any server announces a
  * release, in no particular order.
  *

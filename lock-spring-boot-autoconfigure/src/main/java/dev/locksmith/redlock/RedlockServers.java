@@ -2,6 +2,7 @@ package dev.locksmith.redlock;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,9 +33,12 @@ public final class RedlockServers implements AutoCloseable {
 
 	private final ClientResources resources;
 
+	private final ServerClocks clocks;
+
 	private RedlockServers(List<LettuceConnectionFactory> connectionFactories, ClientResources resources) {
 		this.connectionFactories = connectionFactories;
 		this.resources = resources;
+		this.clocks = new ServerClocks(connectionFactories, Clock.systemUTC(), System::nanoTime);
 	}
 
 	/**
@@ -61,6 +65,16 @@ public final class RedlockServers implements AutoCloseable {
 	/** The started connection factory of each server, in the order of the URLs. */
 	public List<LettuceConnectionFactory> connectionFactories() {
 		return this.connectionFactories;
+	}
+
+	/**
+	 * For health: each server's clock offset against this process's wall clock by name
+	 * ({@code clockOffsets}: {@code TIME}, less the local time at the middle of the round trip), and a
+	 * {@code clockWarning}, logged once each time it appears, when two servers' clocks are surely
+	 * further apart than 1% of {@code shortestTtl} plus 2ms. Waits at most {@code timeout} for each server.
+	 */
+	public Map<String, Object> clockDetails(Duration shortestTtl, Duration timeout) {
+		return this.clocks.details(shortestTtl, timeout);
 	}
 
 	@Override

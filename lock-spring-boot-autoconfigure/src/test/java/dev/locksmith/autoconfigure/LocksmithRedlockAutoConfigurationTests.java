@@ -1,5 +1,6 @@
 package dev.locksmith.autoconfigure;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,7 @@ import dev.locksmith.redlock.RedlockReleaseNotifications;
 import dev.locksmith.testing.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /** The Redlock auto-configuration: when it applies, what it builds, and how bad settings stop the startup. */
@@ -131,6 +133,31 @@ class LocksmithRedlockAutoConfigurationTests {
 		}
 	}
 
+	@Test
+	void healthShowsEachServersClockOffsetAndStaysUpWithAWarningWhenTwoDisagree() {
+		Path libfaketime = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
+		assumeThat(libfaketime).as("libfaketime").exists();
+		try (RedisServer behind = RedisServer.startWithEnvironment(
+				Map.of("LD_PRELOAD", libfaketime.toString(), "FAKETIME", "-3s"))) {
+			List<RedisServer> nodes = List.of(servers.get(0), servers.get(1), behind);
+			this.runner.withPropertyValues("locksmith.store=redlock", nodes(nodes), "locksmith.default-ttl=10s")
+				.run((context) -> {
+					LocksHealthIndicator indicator = context.getBean(LocksHealthIndicator.class);
+					await("the first connections").until(() -> indicator.health().getStatus().equals(Status.UP));
+					Health health = indicator.health();
+
+					assertThat(health.getStatus()).isEqualTo(Status.UP);
+					Map<String, String> offsets = clockOffsets(health);
+					assertThat(offsets).containsOnlyKeys(nodeStates(health).keySet());
+					assertThat(millis(offsets.get("127.0.0.1:" + behind.port()))).isBetween(-3_100L, -2_900L);
+					assertThat(millis(offsets.get("127.0.0.1:" + servers.get(0).port()))).isBetween(-100L, 100L);
+					assertThat(health.getDetails().get("clockWarning").toString())
+						.contains(" and 127.0.0.1:" + behind.port() + " are at least ")
+						.contains("more than the 102ms (1% of the shortest ttl, 10000ms, plus 2ms) that Redlock allows");
+				});
+		}
+	}
+
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
 			redis://localhost:1,redis://localhost:2 | locksmith.redlock.nodes must name 3 or 5 independent Redis servers | names 2
@@ -156,6 +183,15 @@ class LocksmithRedlockAutoConfigurationTests {
 	private static String nodes(List<RedisServer> servers) {
 		return "locksmith.redlock.nodes=" + String.join(",",
 				servers.stream().map((server) -> "redis://127.0.0.1:" + server.port()).toList());
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, String> clockOffsets(Health health) {
+		return (Map<String, String>) health.getDetails().get("clockOffsets");
+	}
+
+	private static long millis(String offset) {
+		return Long.parseLong(offset.replace("ms", "").replace("+", ""));
 	}
 
 	@SuppressWarnings("unchecked")

@@ -34,12 +34,20 @@ public final class RedisServer implements AutoCloseable {
 
 	private final @Nullable String configFile;
 
+	private final Map<String, String> environment;
+
 	private Process process;
 
 	private RedisServer(int port, List<String> extraArguments, @Nullable String configFile) {
+		this(port, extraArguments, configFile, Map.of());
+	}
+
+	private RedisServer(int port, List<String> extraArguments, @Nullable String configFile,
+			Map<String, String> environment) {
 		this.port = port;
 		this.extraArguments = extraArguments;
 		this.configFile = configFile;
+		this.environment = environment;
 	}
 
 	/** Starts a server on a free port. */
@@ -50,6 +58,16 @@ public final class RedisServer implements AutoCloseable {
 	/** Starts a server on {@code port}, with extra {@code redis-server} arguments such as {@code --cluster-enabled yes}. */
 	public static RedisServer startOn(int port, String... extraArguments) {
 		RedisServer server = new RedisServer(port, List.of(extraArguments), null);
+		server.launch();
+		return server;
+	}
+
+	/**
+	 * Starts a server on a free port with extra environment variables, such as {@code LD_PRELOAD} and
+	 * {@code FAKETIME} to run it under libfaketime.
+	 */
+	public static RedisServer startWithEnvironment(Map<String, String> environment) {
+		RedisServer server = new RedisServer(freePort(), List.of(), null, Map.copyOf(environment));
 		server.launch();
 		return server;
 	}
@@ -198,7 +216,9 @@ public final class RedisServer implements AutoCloseable {
 			if (this.configFile == null) {
 				command.addAll(List.of("--save", "", "--appendonly", "no"));
 			}
-			this.process = new ProcessBuilder(command).redirectErrorStream(true)
+			ProcessBuilder builder = new ProcessBuilder(command);
+			builder.environment().putAll(this.environment);
+			this.process = builder.redirectErrorStream(true)
 				.redirectOutput(dir.resolve("redis.log").toFile())
 				.start();
 		}

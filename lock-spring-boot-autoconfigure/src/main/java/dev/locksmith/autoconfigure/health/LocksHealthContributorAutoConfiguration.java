@@ -1,5 +1,10 @@
 package dev.locksmith.autoconfigure.health;
 
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -15,9 +20,11 @@ import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
 import dev.locksmith.autoconfigure.LocksmithProperties;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockService;
+import dev.locksmith.redlock.RedlockServers;
 
 /**
- * Auto-configures the {@code locks} health contributor.
+ * Auto-configures the {@code locks} health contributor; on Redlock it also shows the servers' clock
+ * offsets, checked against the drift allowed for {@code locksmith.default-ttl}.
  *
  * @since 0.1.0
  */
@@ -37,8 +44,13 @@ public final class LocksHealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "locksHealthIndicator")
 	LocksHealthIndicator locksHealthIndicator(LockService locks, LockAdministration administration,
-			LostLeaseTracker lostLeases, LocksmithProperties properties) {
-		return new LocksHealthIndicator(locks, administration, lostLeases, properties.getHealth().isDownOnLostLease());
+			LostLeaseTracker lostLeases, LocksmithProperties properties, ObjectProvider<RedlockServers> redlock) {
+		RedlockServers servers = redlock.getIfUnique();
+		Duration timeout = properties.getRedisTimeout().dividedBy(2);
+		Supplier<Map<String, Object>> storeDetails = (servers != null)
+				? () -> servers.clockDetails(properties.getDefaultTtl(), timeout) : Map::of;
+		return new LocksHealthIndicator(locks, administration, lostLeases, properties.getHealth().isDownOnLostLease(),
+				storeDetails);
 	}
 
 }
