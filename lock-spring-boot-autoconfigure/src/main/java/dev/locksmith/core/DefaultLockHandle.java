@@ -68,10 +68,13 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	private final AtomicBoolean observing = new AtomicBoolean(true);
 
-	private volatile long renewalDueNanos;
-
+	/**
+	 * A handle on locks the store set under a lease of {@code lease} (the options' ttl, or a hand-over's
+	 * claim lease) for a request sent at {@code requestedAtNanos}, or later.
+	 */
 	DefaultLockHandle(DefaultLockService service, List<String> keys, String ownerToken, List<Long> fencingTokens,
-			LockOptions options, Duration driftAllowance, long requestedAtNanos, Observation observation) {
+			LockOptions options, Duration driftAllowance, long requestedAtNanos, Duration lease,
+			Observation observation) {
 		this.service = service;
 		this.name = options.name();
 		this.keys = keys;
@@ -83,7 +86,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		this.acquiredAt = Instant.now();
 		this.holdUntilNanos = System.nanoTime() + options.holdAtLeast().toNanos();
 		this.ownerThread = Thread.currentThread().getName();
-		leaseStarted(requestedAtNanos, this.ttl);
+		leaseStarted(requestedAtNanos, lease);
 	}
 
 	/** The key, or for several keys all of them joined by commas. */
@@ -196,7 +199,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	}
 
 	long renewalDueNanos() {
-		return this.renewalDueNanos;
+		return this.lease.get().renewalDueNanos();
 	}
 
 	long leaseDeadlineNanos() {
@@ -228,11 +231,8 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	/** Records a lease of {@code ttl} as {@link #leaseStarted(long, Duration)}, ending {@code driftAllowance} early. */
 	void leaseStarted(long requestedAtNanos, Duration ttl, Duration driftAllowance) {
 		Lease started = Lease.of(requestedAtNanos, ttl, driftAllowance);
-		Lease kept = this.lease.accumulateAndGet(started,
-				(current, next) -> (current != null) ? current.later(next) : next);
-		if (kept == started) {
-			this.renewalDueNanos = started.renewalDueNanos();
-		}
+		// The renewal due time is part of the lease, so the lease kept and its due time never disagree.
+		this.lease.accumulateAndGet(started, (current, next) -> (current != null) ? current.later(next) : next);
 	}
 
 	/** Records a renewal sent at {@code requestedAtNanos}. */
@@ -243,7 +243,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	/** Asks for another renewal attempt at {@code dueNanos}, after a failed one. */
 	void retryRenewalAt(long dueNanos) {
-		this.renewalDueNanos = dueNanos;
+		this.lease.updateAndGet((current) -> current.renewingAt(dueNanos));
 	}
 
 	/** Marks the lock lost; true only for the call that made the change. */

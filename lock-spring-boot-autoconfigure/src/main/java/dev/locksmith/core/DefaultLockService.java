@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
 import dev.locksmith.core.LockObservations.Outcome;
+import dev.locksmith.core.Waiters.HandedLock;
 import dev.locksmith.core.Waiters.Waiter;
 import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.internal.OwnerTokens;
@@ -187,6 +188,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 					break;
 				}
 				waiter.await(Math.min(remaining, nextCheckNanos(attempt.retryAfter)));
+				handle = takeHandedLock(waiter, keys, ownerToken, grant, attempt.sentAt);
 				askNow = true;
 			}
 			return handle;
@@ -236,15 +238,67 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		long sentAt = System.nanoTime();
 		AcquireResult result = this.store.tryAcquire(keys, ownerToken, options.ttl(), queueFor);
 		if (!result.acquired()) {
-			return new Attempt(null, result.retryAfter());
+			return new Attempt(null, result.retryAfter(), sentAt);
 		}
-		DefaultLockHandle handle = new DefaultLockHandle(this, keys, ownerToken, result.fencingTokens(), options,
-				driftAllowance(options.ttl()), sentAt, this.observations.startHeld(options, grant.callerObservation()));
-		this.held.add(handle);
+		DefaultLockHandle handle = hold(keys, ownerToken, result.fencingTokens(), grant, sentAt, options.ttl());
 		if (options.renew() && this.renewer != null) {
 			this.renewer.register(handle);
 		}
-		return new Attempt(handle, Duration.ZERO);
+		return new Attempt(handle, Duration.ZERO, sentAt);
+	}
+
+	/**
+	 * The lock a release handed to this waiter, with its fencing token, without asking the store: held
+	 * under the claim lease, counted from the waiter's last request (the hand-over came after it), and
+	 * extended to the full lease in the background. Null when nothing was handed over, or when the claim
+	 * may have lapsed already: the waiter then asks the store.
+	 */
+	private @Nullable DefaultLockHandle takeHandedLock(Waiter waiter, List<String> keys, String ownerToken, Grant grant,
+			long lastSentAt) {
+		HandedLock handed = waiter.takeHandedLock();
+		if (handed == null || !Lease.of(lastSentAt, handed.claimLease(), driftAllowance(grant.options().ttl()))
+			.runsAt(System.nanoTime())) {
+			return null;
+		}
+		DefaultLockHandle handle = hold(keys, ownerToken, List.of(handed.fencingToken()), grant, lastSentAt,
+				handed.claimLease());
+		if (grant.options().renew() && this.renewer != null) {
+			// Due at once: the renewal thread extends the claim to the full lease.
+			this.renewer.register(handle);
+		}
+		else {
+			extendInBackground(handle);
+		}
+		return handle;
+	}
+
+	/** Registers a lock held under a lease of {@code lease} that the store set after {@code requestedAtNanos}. */
+	private DefaultLockHandle hold(List<String> keys, String ownerToken, List<Long> fencingTokens, Grant grant,
+			long requestedAtNanos, Duration lease) {
+		LockOptions options = grant.options();
+		DefaultLockHandle handle = new DefaultLockHandle(this, keys, ownerToken, fencingTokens, options,
+				driftAllowance(options.ttl()), requestedAtNanos, lease,
+				this.observations.startHeld(options, grant.callerObservation()));
+		this.held.add(handle);
+		return handle;
+	}
+
+	/** Extends a handed lock's claim to its full lease without waiting for the answer. */
+	private void extendInBackground(DefaultLockHandle handle) {
+		Duration ttl = handle.ttl();
+		long sentAt = System.nanoTime();
+		this.store.extendInBackground(leases(handle, ttl, false)).whenComplete((extended, failure) -> {
+			if (failure != null) {
+				logger.log(Level.WARNING, "Could not extend the claim of lock '" + KeyMasking.mask(handle.key())
+						+ "' to its lease; it ends with the claim", failure);
+			}
+			else if (extended) {
+				handle.leaseStarted(sentAt, ttl);
+			}
+			else {
+				leaseLost(handle);
+			}
+		});
 	}
 
 	/**
@@ -348,7 +402,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		}
 	}
 
-	private record Attempt(@Nullable DefaultLockHandle handle, Duration retryAfter) {
+	/** One acquisition attempt: the lock when granted, else the retry hint; and when its request was sent. */
+	private record Attempt(@Nullable DefaultLockHandle handle, Duration retryAfter, long sentAt) {
 	}
 
 	/** What a grant needs besides the keys: the options, and the caller's observation, parent of the held time's. */

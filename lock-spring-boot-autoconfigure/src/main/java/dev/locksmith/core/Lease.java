@@ -39,6 +39,11 @@ record Lease(long sentAtNanos, long answeredAtNanos, long deadlineNanos, long re
 		return (other.sentAtNanos - this.sentAtNanos > 0) ? other : this;
 	}
 
+	/** This lease, renewed at {@code dueNanos} instead: after a renewal attempt that failed. */
+	Lease renewingAt(long dueNanos) {
+		return new Lease(this.sentAtNanos, this.answeredAtNanos, this.deadlineNanos, dueNanos, this.expiresAt);
+	}
+
 	/** Whether the lease still runs at {@code nowNanos}. */
 	boolean runsAt(long nowNanos) {
 		return nowNanos - this.deadlineNanos < 0;

@@ -27,8 +27,14 @@ public interface ReleaseNotifications {
 	@FunctionalInterface
 	interface Listener {
 
-		/** A release handed {@code key} to the waiter with {@code ownerToken}, who must take it within {@code claimLease}. */
-		void handedOver(String key, String ownerToken, Duration claimLease);
+		/**
+		 * A release handed {@code key} to the waiter with {@code ownerToken} for {@code claimLease}, and
+		 * issued {@code fencingToken} for it: a waiter for that key alone holds the lock from then on and
+		 * extends the claim to its own lease; a waiter for several keys takes it with the others.
+		 * @param fencingToken the token issued with the hand-over, or 0 when the store issues none: the
+		 * waiter then takes the lock by asking the store
+		 */
+		void handedOver(String key, String ownerToken, Duration claimLease, long fencingToken);
 
 	}
 

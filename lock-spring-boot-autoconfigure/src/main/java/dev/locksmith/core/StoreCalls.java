@@ -78,6 +78,13 @@ final class StoreCalls {
 		return answers;
 	}
 
+	/** Extends every lease without waiting: answers whether all were extended, or fails as the store does. */
+	CompletableFuture<Boolean> extendInBackground(List<LeaseExtension> leases) {
+		List<CompletableFuture<Boolean>> answers = this.backend.extend(leases);
+		return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+			.thenApply((done) -> answers.stream().allMatch(CompletableFuture::join));
+	}
+
 	/** Whether an answer of {@link #extendEach} came, successfully, in time. */
 	static boolean answered(CompletableFuture<Boolean> answer) {
 		return answer.isDone() && !answer.isCompletedExceptionally();

@@ -8,6 +8,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * This process's threads waiting for busy locks, by owner token and by key. The order among waiters
@@ -47,12 +50,16 @@ final class Waiters {
 	}
 
 	/**
-	 * A release handed {@code key} to {@code ownerToken}: wakes that waiter, and has the others of the
-	 * key look again when the claim lease ends, in case the new claimant never takes the lock.
+	 * A release handed {@code key} to {@code ownerToken}: wakes that waiter, with the lock when it waits
+	 * for that key alone and a fencing token came with it, and has the others of the key look again when
+	 * the claim lease ends, in case the new claimant never takes the lock.
 	 */
-	void handedOver(String key, String ownerToken, Duration claimLease) {
+	void handedOver(String key, String ownerToken, Duration claimLease, long fencingToken) {
 		Waiter claimant = this.byOwnerToken.get(ownerToken);
 		if (claimant != null) {
+			if (fencingToken > 0 && claimant.keys.equals(List.of(key))) {
+				claimant.handed.set(new HandedLock(fencingToken, claimLease));
+			}
 			claimant.wake();
 		}
 		Set<Waiter> waiters = this.byKey.get(key);
@@ -66,12 +73,21 @@ final class Waiters {
 		}
 	}
 
+	/**
+	 * A lock a release handed to a waiter for it alone: held under the claim lease, set after the
+	 * waiter's last request was sent, with the fencing token issued for it.
+	 */
+	record HandedLock(long fencingToken, Duration claimLease) {
+	}
+
 	/** One waiting thread. */
 	static final class Waiter {
 
 		private final List<String> keys;
 
 		private final String ownerToken;
+
+		private final AtomicReference<@Nullable HandedLock> handed = new AtomicReference<>();
 
 		private final Semaphore signal = new Semaphore(0);
 
@@ -105,6 +121,11 @@ final class Waiters {
 				this.woken = false;
 				this.recheckAtNanos.set(Long.MAX_VALUE);
 			}
+		}
+
+		/** The lock a release handed to this waiter since it last asked, taken once. */
+		@Nullable HandedLock takeHandedLock() {
+			return this.handed.getAndSet(null);
 		}
 
 		private void wake() {

@@ -90,8 +90,10 @@ public final class RedisLockAdministration implements LockAdministration {
 	@Override
 	public boolean forceRelease(String key) {
 		Long released = call(() -> this.redis.execute(LockScripts.FORCE_RELEASE,
-				List.of(this.keys.lockKey(key), this.keys.queueKey(key), this.keys.deadlinesKey(key)),
-				Long.toString(this.claimLease.toMillis()), this.keys.releaseChannel(key)));
+				List.of(this.keys.lockKey(key), this.keys.fenceKey(key), this.keys.queueKey(key),
+						this.keys.deadlinesKey(key)),
+				Long.toString(this.claimLease.toMillis()), Long.toString(RedisLockBackend.FENCE_COUNTER_LIFETIME.toMillis()),
+				this.keys.releaseChannel(key)));
 		return released != null && released == 1L;
 	}
 

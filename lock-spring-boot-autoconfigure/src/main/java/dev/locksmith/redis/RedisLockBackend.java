@@ -244,16 +244,22 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 		return Duration.ofMillis((pttl == 0) ? 1 : Math.max(0, pttl));
 	}
 
-	/** Runs a script that frees locks of one slot: it names each lock, queue and deadlines, then the channels. */
+	/**
+	 * Runs a script that frees locks of one slot: it names each lock, fencing counter, queue and
+	 * deadlines, then takes the owner, the claim lease, the counters' lifetime, {@code options} and the
+	 * channels.
+	 */
 	private CompletableFuture<Integer> giveBackInOneSlot(String operation, RedisScript<Long> script, List<String> keys,
 			String ownerToken, String... options) {
-		List<String> redisKeys = new ArrayList<>(keys.size() * 3);
+		List<String> redisKeys = new ArrayList<>(keys.size() * 4);
 		addNames(redisKeys, keys, this.keys::lockKey);
+		addNames(redisKeys, keys, this.keys::fenceKey);
 		addNames(redisKeys, keys, this.keys::queueKey);
 		addNames(redisKeys, keys, this.keys::deadlinesKey);
-		List<String> args = new ArrayList<>(keys.size() + 2 + options.length);
+		List<String> args = new ArrayList<>(keys.size() + 3 + options.length);
 		args.add(ownerToken);
 		args.add(this.claimLease);
+		args.add(millis(FENCE_COUNTER_LIFETIME));
 		args.addAll(List.of(options));
 		addNames(args, keys, this.keys::releaseChannel);
 		return call(operation, keys, script, redisKeys, args, Long::intValue);

@@ -182,17 +182,28 @@ public final class RedisReleaseNotifications implements ReleaseNotifications, Di
 		return this.dispatcher.getQueue().size();
 	}
 
-	/** Reads a hand-over: the body is {@code <claim lease ms>:<owner token>}. */
+	/**
+	 * Reads a hand-over: the body is {@code <claim lease ms>:<fencing token>:<owner token>}. A body of
+	 * another form (from another version of Locksmith) is dropped: its waiter finds its lock on its
+	 * next re-check.
+	 */
 	private void dispatch(Message message, byte @Nullable [] pattern) {
 		Listener target = this.listener;
 		String body = new String(message.getBody(), StandardCharsets.UTF_8);
-		int separator = body.indexOf(':');
-		if (target == null || separator < 1) {
+		int first = body.indexOf(':');
+		int second = body.indexOf(':', first + 1);
+		if (target == null || first < 1 || second < 0) {
 			return;
 		}
-		String key = this.keys.keyOfChannel(new String(message.getChannel(), StandardCharsets.UTF_8));
-		target.handedOver(key, body.substring(separator + 1),
-				Duration.ofMillis(Long.parseLong(body.substring(0, separator))));
+		try {
+			Duration claimLease = Duration.ofMillis(Long.parseLong(body.substring(0, first)));
+			long fencingToken = Long.parseLong(body.substring(first + 1, second));
+			String key = this.keys.keyOfChannel(new String(message.getChannel(), StandardCharsets.UTF_8));
+			target.handedOver(key, body.substring(second + 1), claimLease, fencingToken);
+		}
+		catch (NumberFormatException ex) {
+			logger.debug("Dropped a release notification of another form: " + body.substring(0, first));
+		}
 	}
 
 	private void startListening(boolean firstAttempt) {

@@ -20,10 +20,6 @@
 -- keys: it keeps its place there, but releases pass it over, and a lock it was handed goes on to the
 -- next waiter that can use it, or stays free. So no waiter holds some keys while it waits for the rest,
 -- and a free key never bounces between waiters that cannot use it.
---
--- A fencing token is max(last token + 1, server time in microseconds): strictly increasing per lock
--- even when the server restarts empty or the counter expired, unless the server clock steps back by
--- more than the counter's lifetime.
 local n = #KEYS / 4
 local owner, lease, fenceLifetime, queueFor, claimLease = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local busy = 0
@@ -32,7 +28,8 @@ for i = 1, n do
   local holder = redis.call('GET', KEYS[i])
   if not holder then
     if redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
-      holder = handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, owner)
+      holder = handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime,
+          owner)
     else
       noQueue[i] = true
     end
@@ -50,9 +47,7 @@ if busy == 0 then
     if not noQueue[i] and redis.call('HDEL', KEYS[3 * n + i], owner) == 1 then
       redis.call('LREM', KEYS[2 * n + i], 0, owner)
     end
-    local fence = math.max(tonumber(redis.call('GET', KEYS[n + i]) or '0') + 1, nowMicros)
-    redis.call('SET', KEYS[n + i], string.format('%.0f', fence), 'PX', fenceLifetime)
-    granted[i + 1] = fence
+    granted[i + 1] = nextFence(KEYS[n + i], fenceLifetime, nowMicros)
   end
   return granted
 end
@@ -60,7 +55,7 @@ if queueFor <= 0 then
   for i = 1, n do
     if redis.call('GET', KEYS[i]) == owner then
       redis.call('DEL', KEYS[i])
-      handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease)
+      handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
     end
   end
   return {0, busy, redis.call('PTTL', KEYS[busy])}
@@ -74,7 +69,7 @@ for i = 1, n do
   elseif holder == owner then
     redis.call('DEL', KEYS[i])
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, -deadline, 'LPUSH', queueFor)
-    handOn(KEYS[i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease)
+    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
   elseif holder or redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, -deadline, 'RPUSH', queueFor)
   end

@@ -1,16 +1,25 @@
 -- Shared by every script that frees a lock; the scripts that use it are appended to it.
 -- A freed lock goes to the first waiter of its queue that can use it now: the lock is set to that
--- waiter's owner token for a short claim lease, which the waiter turns into its own lease, and the
--- waiter's owner token is published on the lock's channel. A waiter's deadline, in server
--- milliseconds, is kept negative while it is parked: it also waits for another lock that was busy
--- when it last asked, so it keeps its place but is passed over. Waiters whose deadline passed are
--- dropped.
+-- waiter's owner token for a short claim lease and a fencing token is issued for it, both published
+-- on the lock's channel, so a waiter for this lock alone starts its work on the message and extends
+-- the claim to its own lease in the background. A waiter's deadline, in server milliseconds, is kept
+-- negative while it is parked: it also waits for another lock that was busy when it last asked, so it
+-- keeps its place but is passed over. Waiters whose deadline passed are dropped.
 
 -- The server's clock in milliseconds, and in microseconds.
 local function serverTime()
   local time = redis.call('TIME')
   local seconds, micros = tonumber(time[1]), tonumber(time[2])
   return seconds * 1000 + math.floor(micros / 1000), seconds * 1000000 + micros
+end
+
+-- Issues the next fencing token of a lock: max(last token + 1, server time in microseconds), strictly
+-- increasing per lock even when the server restarts empty or the counter expired, unless the server
+-- clock steps back by more than the counter's lifetime.
+local function nextFence(fence, fenceLifetime, nowMicros)
+  local token = math.max(tonumber(redis.call('GET', fence) or '0') + 1, nowMicros)
+  redis.call('SET', fence, string.format('%.0f', token), 'PX', fenceLifetime)
+  return token
 end
 
 -- Stands the owner in a lock's queue with its deadline, negative while parked: at the tail, or with
@@ -28,8 +37,8 @@ end
 -- Finds who may take the free lock: the first live waiter that is not parked, or the caller (nil for
 -- a release) when it comes first. A waiter other than the caller is handed the lock and taken out of
 -- the queue. Returns that waiter's owner token, or nil when nobody but parked waiters waits.
-local function handOn(lock, queue, deadlines, channel, claimLease, caller)
-  local nowMillis = serverTime()
+local function handOn(lock, fence, queue, deadlines, channel, claimLease, fenceLifetime, caller)
+  local nowMillis, nowMicros = serverTime()
   for _, waiter in ipairs(redis.call('LRANGE', queue, 0, -1)) do
     local deadline = tonumber(redis.call('HGET', deadlines, waiter) or '0')
     if waiter == caller then
@@ -41,7 +50,8 @@ local function handOn(lock, queue, deadlines, channel, claimLease, caller)
       redis.call('LREM', queue, 1, waiter)
       redis.call('HDEL', deadlines, waiter)
       redis.call('SET', lock, waiter, 'PX', claimLease)
-      redis.call('PUBLISH', channel, claimLease .. ':' .. waiter)
+      local token = nextFence(fence, fenceLifetime, nowMicros)
+      redis.call('PUBLISH', channel, claimLease .. ':' .. string.format('%.0f', token) .. ':' .. waiter)
       return waiter
     end
   end

@@ -1,22 +1,24 @@
 -- Releases locks only for their owner, or takes a waiter that gives up out of the queues, and hands
--- each freed lock to its first live waiter, in one round trip. Appended to hand-on.lua.
+-- each freed lock to its first waiter that can use it, in one round trip. Appended to hand-on.lua.
 -- KEYS[1..n]       the lock keys
--- KEYS[n+1..2n]    their wait queues
--- KEYS[2n+1..3n]   the deadlines of their waiters
+-- KEYS[n+1..2n]    their fencing counters
+-- KEYS[2n+1..3n]   their wait queues
+-- KEYS[3n+1..4n]   the deadlines of their waiters
 -- ARGV[1]          owner token
 -- ARGV[2]          claim lease in milliseconds
--- ARGV[2+i]        release channel of KEYS[i]
+-- ARGV[3]          how long a fencing counter outlives its last grant, in milliseconds
+-- ARGV[3+i]        release channel of KEYS[i]
 -- Returns          how many of the locks were released; the others are gone or held by another owner.
-local n = #KEYS / 3
-local owner, claimLease = ARGV[1], ARGV[2]
+local n = #KEYS / 4
+local owner, claimLease, fenceLifetime = ARGV[1], ARGV[2], ARGV[3]
 local released = 0
 for i = 1, n do
-  if redis.call('HDEL', KEYS[2 * n + i], owner) == 1 then
-    redis.call('LREM', KEYS[n + i], 0, owner)
+  if redis.call('HDEL', KEYS[3 * n + i], owner) == 1 then
+    redis.call('LREM', KEYS[2 * n + i], 0, owner)
   end
   if redis.call('GET', KEYS[i]) == owner then
     redis.call('DEL', KEYS[i])
-    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], ARGV[2 + i], claimLease)
+    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[3 + i], claimLease, fenceLifetime)
     released = released + 1
   end
 end

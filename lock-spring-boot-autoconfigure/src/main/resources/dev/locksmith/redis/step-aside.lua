@@ -2,15 +2,17 @@
 -- several slots took or was handed, and parks it in their queues: it keeps its place there, but
 -- releases pass it over, until the slot that refused it frees. Appended to hand-on.lua.
 -- KEYS[1..n]       the lock keys
--- KEYS[n+1..2n]    their wait queues
--- KEYS[2n+1..3n]   the deadlines of their waiters
+-- KEYS[n+1..2n]    their fencing counters
+-- KEYS[2n+1..3n]   their wait queues
+-- KEYS[3n+1..4n]   the deadlines of their waiters
 -- ARGV[1]          owner token
 -- ARGV[2]          claim lease in milliseconds
--- ARGV[3]          how long the caller goes on waiting, in milliseconds
--- ARGV[3+i]        release channel of KEYS[i]
+-- ARGV[3]          how long a fencing counter outlives its last grant, in milliseconds
+-- ARGV[4]          how long the caller goes on waiting, in milliseconds
+-- ARGV[4+i]        release channel of KEYS[i]
 -- Returns          how many of the locks were given back.
-local n = #KEYS / 3
-local owner, claimLease, queueFor = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local n = #KEYS / 4
+local owner, claimLease, fenceLifetime, queueFor = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local parked = -(serverTime() + queueFor)
 local givenBack = 0
 for i = 1, n do
@@ -19,11 +21,11 @@ for i = 1, n do
     redis.call('DEL', KEYS[i])
     givenBack = givenBack + 1
   end
-  if redis.call('HEXISTS', KEYS[2 * n + i], owner) == 1 or (held and redis.call('EXISTS', KEYS[n + i]) == 1) then
-    stand(KEYS[n + i], KEYS[2 * n + i], owner, parked, 'LPUSH', queueFor)
+  if redis.call('HEXISTS', KEYS[3 * n + i], owner) == 1 or (held and redis.call('EXISTS', KEYS[2 * n + i]) == 1) then
+    stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, parked, 'LPUSH', queueFor)
   end
   if held then
-    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], ARGV[3 + i], claimLease)
+    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[4 + i], claimLease, fenceLifetime)
   end
 end
 return givenBack

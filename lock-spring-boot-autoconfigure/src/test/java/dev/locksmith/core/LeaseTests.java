@@ -26,7 +26,7 @@ class LeaseTests {
 	@Test
 	void aRenewalSentBeforeAShorterExtensionDoesNotOverwriteItWhenItsAnswerComesLater() {
 		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
-				LockOptions.ofTtl(Duration.ofSeconds(30)), Duration.ofMillis(10), SENT_AT, Observation.NOOP);
+				LockOptions.ofTtl(Duration.ofSeconds(30)), Duration.ofMillis(10), SENT_AT, Duration.ofSeconds(30), Observation.NOOP);
 		long renewalSentAt = SENT_AT + 100;
 		long extensionSentAt = SENT_AT + 200;
 
@@ -40,7 +40,7 @@ class LeaseTests {
 	@Test
 	void aLongerExtensionThatCrossedARenewalCountsOnlyTheShorterLease() {
 		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
-				LockOptions.ofTtl(Duration.ofSeconds(30)), Duration.ofMillis(10), System.nanoTime(), Observation.NOOP);
+				LockOptions.ofTtl(Duration.ofSeconds(30)), Duration.ofMillis(10), System.nanoTime(), Duration.ofSeconds(30), Observation.NOOP);
 		long renewalSentAt = System.nanoTime();
 		long extensionSentAt = renewalSentAt + 100;
 
@@ -54,7 +54,7 @@ class LeaseTests {
 	@Test
 	void anExtensionSentAfterTheRenewalWasAnsweredCounts() {
 		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
-				LockOptions.ofTtl(Duration.ofSeconds(30)), Duration.ofMillis(10), System.nanoTime(), Observation.NOOP);
+				LockOptions.ofTtl(Duration.ofSeconds(30)), Duration.ofMillis(10), System.nanoTime(), Duration.ofSeconds(30), Observation.NOOP);
 		handle.renewed(System.nanoTime());
 		long extensionSentAt = System.nanoTime();
 
@@ -67,7 +67,7 @@ class LeaseTests {
 	void aHandleIsNotHeldOnceItsLocalLeaseRanOut() {
 		long sentLongAgo = System.nanoTime() - Duration.ofMillis(995).toNanos();
 		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
-				LockOptions.ofTtl(Duration.ofSeconds(1)), Duration.ofMillis(10), sentLongAgo, Observation.NOOP);
+				LockOptions.ofTtl(Duration.ofSeconds(1)), Duration.ofMillis(10), sentLongAgo, Duration.ofSeconds(1), Observation.NOOP);
 
 		assertThat(handle.isHeld()).as("995ms into a 1s lease, within the 10ms drift allowance").isFalse();
 	}

@@ -27,9 +27,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.locksmith.core.DefaultLockService;
-import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
+import dev.locksmith.core.HandleOwnerTokens;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostEvent;
 import dev.locksmith.core.LockOptions;
@@ -115,8 +115,41 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 		holder.close();
 
 		assertThat(waiter.get(30, TimeUnit.SECONDS)).isPresent();
-		assertThat(redis.callsOf("evalsha")).as("first try, try once subscribed, release, take the handed-over lock")
-			.isEqualTo(4);
+		await().atMost(Duration.ofSeconds(10))
+			.during(Duration.ofMillis(300))
+			.alias("first try, try once subscribed, release, extend the handed-over claim to the lease")
+			.until(() -> redis.callsOf("evalsha"), (calls) -> calls == 4);
+	}
+
+	@Test
+	void aWaiterForOneKeyStartsOnTheHandOverWithTheFencingTokenItCarriesWithoutAskingAgain() throws Exception {
+		LettuceConnectionFactory connections = connectForTest();
+		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
+		this.resources.add(0, notifications::destroy);
+		CountedAttempts backend = new CountedAttempts(new RedisLockBackend(connections, KEYS));
+		this.resources.add(0, backend.delegate());
+		DefaultLockService waiting = newService(DefaultLockService.builder(backend)
+			.releaseNotifications(notifications)
+			.recheckInterval(Duration.ofMinutes(5)));
+		warmUpScripts();
+		LockHandle holder = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
+		redis.resetStats();
+		CompletableFuture<Optional<LockHandle>> waiter = waitInBackground(waiting, "job", Duration.ofMinutes(1));
+		await().alias("first try, and try once subscribed, both answered").until(() -> redis.callsOf("evalsha") == 2);
+		int attemptsBeforeRelease = backend.attempts.get();
+
+		holder.close();
+
+		LockHandle handed = waiter.get(30, TimeUnit.SECONDS).orElseThrow();
+		assertThat(backend.attempts.get()).as("no acquisition after the hand-over").isEqualTo(attemptsBeforeRelease);
+		assertThat(handed.fencingToken()).isGreaterThan(holder.fencingToken())
+			.isEqualTo(Long.parseLong(redis.command("GET", KEYS.fenceKey("job"))));
+		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(HandleOwnerTokens.ownerToken(handed));
+		await().atMost(Duration.ofSeconds(10))
+			.alias("the claim extended to the full lease in the background")
+			.until(() -> Long.parseLong(redis.command("PTTL", KEYS.lockKey("job"))) > RedisLockBackend.DEFAULT_CLAIM_LEASE.toMillis());
+		handed.close();
+		assertThat(redis.command("EXISTS", KEYS.lockKey("job"))).isEqualTo("0");
 	}
 
 	@Test
@@ -180,7 +213,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 	@Test
 	void notificationsForABusyListenerWaitInABoundedQueueAndTheRestAreDropped() throws Exception {
 		CountDownLatch listenerBusy = new CountDownLatch(1);
-		RedisReleaseNotifications notifications = notificationsWatching("job", (key, owner, claimLease) -> {
+		RedisReleaseNotifications notifications = notificationsWatching("job", (key, owner, claimLease, fencingToken) -> {
 			try {
 				listenerBusy.await();
 			}
@@ -192,7 +225,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 		try {
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> redis.command("PUBSUB", "NUMSUB", channel).equals(channel + "\n1"));
-			redis.command("EVAL", "for i = 1, tonumber(ARGV[1]) do redis.call('PUBLISH', KEYS[1], '1000:owner-' .. i) end",
+			redis.command("EVAL", "for i = 1, tonumber(ARGV[1]) do redis.call('PUBLISH', KEYS[1], '1000:0:owner-' .. i) end",
 					"1", channel, String.valueOf(RedisReleaseNotifications.DISPATCH_QUEUE + 500));
 			await().atMost(Duration.ofSeconds(30))
 				.during(Duration.ofMillis(500))
@@ -520,7 +553,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	/** Release notifications, subscribed to the releases of {@code key}. */
 	private RedisReleaseNotifications notificationsWatching(String key) {
-		return notificationsWatching(key, (released, ownerToken, claimLease) -> {
+		return notificationsWatching(key, (released, ownerToken, claimLease, fencingToken) -> {
 		});
 	}
 
@@ -584,42 +617,31 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 		assertThat(Long.parseLong(redis.command("PTTL", "lock:{job}"))).isBetween(1L, 5001L);
 	}
 
-	/** A backend whose renewals (extensions by the full ttl) wait until let through, as a slow renewal thread's would. */
-	private record DelayedRenewals(RedisLockBackend delegate, CountDownLatch renewalSent, CountDownLatch letRenewalsThrough,
-			AtomicInteger renewalsAnswered) implements LockBackend {
+	/** A backend whose renewals wait until let through, as a slow renewal thread's would. */
+	private static final class DelayedRenewals extends ForwardingLockBackend {
+
+		private final CountDownLatch renewalSent = new CountDownLatch(1);
+
+		private final CountDownLatch letRenewalsThrough = new CountDownLatch(1);
+
+		private final AtomicInteger renewalsAnswered = new AtomicInteger();
 
 		DelayedRenewals(RedisLockBackend delegate) {
-			this(delegate, new CountDownLatch(1), new CountDownLatch(1), new AtomicInteger());
-		}
-
-		@Override
-		public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
-				Duration queueFor) {
-			return this.delegate.tryAcquire(keys, ownerToken, ttl, queueFor);
-		}
-
-		@Override
-		public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
-			return this.delegate.release(keys, ownerToken);
+			super(delegate);
 		}
 
 		@Override
 		public List<CompletableFuture<Boolean>> extend(List<LeaseExtension> leases) {
 			if (leases.stream().anyMatch(LeaseExtension::last)) {
-				return this.delegate.extend(leases);
+				return super.extend(leases);
 			}
 			this.renewalSent.countDown();
 			return leases.stream().map((lease) -> CompletableFuture.supplyAsync(() -> {
 				awaitUninterruptibly(this.letRenewalsThrough);
-				boolean extended = this.delegate.extend(List.of(lease)).get(0).join();
+				boolean extended = super.extend(List.of(lease)).get(0).join();
 				this.renewalsAnswered.incrementAndGet();
 				return extended;
 			})).toList();
-		}
-
-		@Override
-		public CompletableFuture<Boolean> isLocked(String key) {
-			return this.delegate.isLocked(key);
 		}
 
 		private static void awaitUninterruptibly(CountDownLatch latch) {
@@ -629,6 +651,24 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
+		}
+
+	}
+
+	/** A backend that counts acquisition attempts. */
+	private static final class CountedAttempts extends ForwardingLockBackend {
+
+		private final AtomicInteger attempts = new AtomicInteger();
+
+		CountedAttempts(RedisLockBackend delegate) {
+			super(delegate);
+		}
+
+		@Override
+		public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
+				Duration queueFor) {
+			this.attempts.incrementAndGet();
+			return super.tryAcquire(keys, ownerToken, ttl, queueFor);
 		}
 
 	}

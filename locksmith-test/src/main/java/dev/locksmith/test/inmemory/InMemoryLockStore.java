@@ -165,7 +165,7 @@ final class InMemoryLockStore {
 			return next;
 		}
 		this.leases.put(key, new Lease(next, now + this.claimLease.toNanos()));
-		handedOver.add(new HandOver(key, next));
+		handedOver.add(new HandOver(key, next, nextFencingToken()));
 		return next;
 	}
 
@@ -221,7 +221,8 @@ final class InMemoryLockStore {
 			this.guard.unlock();
 		}
 		handedOver.forEach(
-				(handOver) -> this.notifications.handedOver(handOver.key, handOver.ownerToken, this.claimLease));
+				(handOver) -> this.notifications.handedOver(handOver.key, handOver.ownerToken, this.claimLease,
+						handOver.fencingToken));
 		return result;
 	}
 
@@ -233,7 +234,7 @@ final class InMemoryLockStore {
 
 	}
 
-	private record HandOver(String key, String ownerToken) {
+	private record HandOver(String key, String ownerToken, long fencingToken) {
 	}
 
 	/** Who holds a lock, and until when on the {@link System#nanoTime()} clock. */

@@ -29,8 +29,8 @@ final class InMemoryReleaseNotifications implements ReleaseNotifications {
 	public void unwatch(String key) {
 	}
 
-	void handedOver(String key, String ownerToken, Duration claimLease) {
-		this.listeners.forEach((listener) -> listener.handedOver(key, ownerToken, claimLease));
+	void handedOver(String key, String ownerToken, Duration claimLease, long fencingToken) {
+		this.listeners.forEach((listener) -> listener.handedOver(key, ownerToken, claimLease, fencingToken));
 	}
 
 }
