@@ -15,6 +15,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.core.DefaultLockService;
@@ -46,8 +47,12 @@ import dev.locksmith.redis.RedisReleaseNotifications;
 @EnableConfigurationProperties(LocksmithProperties.class)
 public final class LocksmithAutoConfiguration {
 
-	/** Defined whether or not a store could be set up: without one, it stops the startup saying why. */
+	/**
+	 * Defined whether or not a store could be set up: without one, it stops the startup saying why,
+	 * also under lazy initialization, which would otherwise defer the failure to the first locked call.
+	 */
 	@Bean
+	@Lazy(false)
 	@ConditionalOnMissingBean(LockService.class)
 	DefaultLockService lockService(ObjectProvider<LockBackend> backend,
 			ObjectProvider<ReleaseNotifications> releaseNotifications, LocksmithProperties properties,

@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -61,6 +62,19 @@ class LockConnectionFactoryTests {
 						+ "@dev.locksmith.autoconfigure.LockConnectionFactory (on its @Bean method) or with @Primary")
 				.contains("declare a LockService bean of your own");
 		});
+	}
+
+	@Test
+	void withLazyInitializationTheStartupFailsAllTheSame() {
+		this.runner.withInitializer((context) -> context
+			.addBeanFactoryPostProcessor(new LazyInitializationBeanFactoryPostProcessor()))
+			.withUserConfiguration(CacheAndSessionRedis.class)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(NoLockStoreException.class)
+					.hasMessageContaining("'cacheConnectionFactory', 'sessionConnectionFactory'");
+			});
 	}
 
 	@Test
