@@ -29,7 +29,7 @@ final class KeyExpressionVariables {
 
 	/**
 	 * Checks {@code expression}, parsed from {@code source}, against the parameters of {@code method}.
-	 * @throws IllegalStateException naming the unknown variable and the ones that exist
+	 * @throws LockDeclarationException naming the unknown variable and the ones that exist
 	 */
 	void check(String where, String source, Expression expression, Method method) {
 		if (!(expression instanceof SpelExpression spel)) {
@@ -41,8 +41,8 @@ final class KeyExpressionVariables {
 		for (String variable : variables) {
 			String problem = problem(variable, method, names);
 			if (problem != null) {
-				throw new IllegalStateException(where + ": key expression '" + source + "' names #" + variable
-						+ ", " + problem);
+				throw new LockDeclarationException(where, "key expression '" + source + "' names #" + variable
+						+ ", " + problem, null);
 			}
 		}
 	}

@@ -52,7 +52,7 @@ final class LockDefinitions {
 
 	/**
 	 * The lock declared on {@code method} as invoked on {@code targetClass}, or {@code null} when none.
-	 * @throws IllegalStateException when the declaration is invalid
+	 * @throws LockDeclarationException when the declaration is invalid
 	 */
 	@Nullable LockDefinition find(Method method, Class<?> targetClass) {
 		return this.cache.computeIfAbsent(new MethodClassKey(method, targetClass),
@@ -81,7 +81,7 @@ final class LockDefinitions {
 		if (name.contains(":")) {
 			// The key is <name>:<value>: a ':' in the name would let name "a:b" with value "c" and name "a"
 			// with value "b:c" share one lock.
-			throw new IllegalStateException(where + ": name must not contain ':', was '" + name + "'");
+			throw new LockDeclarationException(where, "name must not contain ':', was '" + name + "'", null);
 		}
 		Duration ttl = duration(where, "ttl", annotation.ttl(), this.defaultTtl);
 		// A skipping method tries once unless it says otherwise: a global wait would let a skipped
@@ -97,12 +97,12 @@ final class LockDefinitions {
 		catch (IllegalArgumentException ex) {
 			String ttlSource = (annotation.ttl().isBlank() && ex.getMessage().contains("ttl"))
 					? " (the ttl is locksmith.default-ttl)" : "";
-			throw new IllegalStateException(where + ": " + ex.getMessage() + ttlSource, ex);
+			throw new LockDeclarationException(where, ex.getMessage() + ttlSource, ex);
 		}
 		if (annotation.onBusy() == OnBusy.SKIP && method.getReturnType().isPrimitive()
 				&& method.getReturnType() != void.class) {
-			throw new IllegalStateException(where + ": onBusy = SKIP cannot return a " + method.getReturnType()
-					+ "; return a wrapper, an Optional or void");
+			throw new LockDeclarationException(where, "onBusy = SKIP cannot return a " + method.getReturnType()
+					+ "; return a wrapper, an Optional or void", null);
 		}
 		Expression keyExpression = keyExpression(where, annotation.key(), specific);
 		return new LockDefinition(describe(specific, targetClass), keyExpression, annotation.key(), options,
@@ -118,7 +118,7 @@ final class LockDefinitions {
 			expression = this.parser.parseExpression(source);
 		}
 		catch (ParseException ex) {
-			throw new IllegalStateException(where + ": key expression '" + source + "' does not parse: "
+			throw new LockDeclarationException(where, "key expression '" + source + "' does not parse: "
 					+ ex.getMessage(), ex);
 		}
 		this.keyVariables.check(where, source, expression, method);
@@ -135,7 +135,7 @@ final class LockDefinitions {
 		}
 		catch (RuntimeException ex) {
 			String shown = resolved.equals(text) ? "'" + text + "'" : "'" + text + "' (= '" + resolved + "')";
-			throw new IllegalStateException(where + ": " + attribute + " " + shown
+			throw new LockDeclarationException(where, attribute + " " + shown
 					+ " is not a duration; use 500ms, 30s, PT1M or a placeholder", ex);
 		}
 	}
@@ -146,7 +146,7 @@ final class LockDefinitions {
 			return (resolved != null) ? resolved : text;
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException(where + ": " + attribute + " '" + text + "' cannot be resolved: "
+			throw new LockDeclarationException(where, attribute + " '" + text + "' cannot be resolved: "
 					+ ex.getMessage(), ex);
 		}
 	}

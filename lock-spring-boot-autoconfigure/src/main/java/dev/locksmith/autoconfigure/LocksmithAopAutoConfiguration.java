@@ -1,11 +1,11 @@
 package dev.locksmith.autoconfigure;
 
 import org.springframework.aop.Advisor;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -24,13 +24,14 @@ import dev.locksmith.core.LockService;
 
 /**
  * Auto-configures the {@code @DistributedLock} aspect on the application's {@link LockService}, with an
- * auto-proxy creator when the application has none.
+ * auto-proxy creator when the application has none. The aspect is there whether or not a lock service
+ * could be set up: a bean with {@code @DistributedLock} methods and no lock service stops the startup,
+ * so that no annotated method runs without its lock.
  *
  * @since 0.1.0
  */
 @AutoConfiguration(after = LocksmithAutoConfiguration.class)
 @ConditionalOnClass(Advisor.class)
-@ConditionalOnBean(LockService.class)
 @ConditionalOnBooleanProperty(name = "locksmith.aspect.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LocksmithProperties.class)
 @Import(AutoProxyCreatorRegistrar.class)
@@ -54,8 +55,22 @@ public final class LocksmithAopAutoConfiguration {
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static DistributedLockMethodValidator distributedLockMethodValidator(
-			ObjectProvider<DistributedLockAdvisor> advisor) {
-		return new DistributedLockMethodValidator(advisor::getObject);
+			ObjectProvider<DistributedLockAdvisor> advisor, ListableBeanFactory beanFactory, Environment environment) {
+		return new DistributedLockMethodValidator(() -> {
+			requireLockService(beanFactory, environment);
+			return advisor.getObject();
+		});
+	}
+
+	/**
+	 * Called when the first bean with {@code @DistributedLock} methods is checked: its methods need a
+	 * lock service, whose own creation fails when its store cannot be set up.
+	 */
+	private static void requireLockService(ListableBeanFactory beanFactory, Environment environment) {
+		if (beanFactory.getBeanNamesForType(LockService.class, true, false).length == 0) {
+			throw NoLockStoreException
+				.forAnnotatedMethods(!environment.getProperty("locksmith.enabled", Boolean.class, true));
+		}
 	}
 
 	@Configuration(proxyBeanMethods = false)

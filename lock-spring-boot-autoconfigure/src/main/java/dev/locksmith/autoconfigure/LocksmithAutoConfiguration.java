@@ -3,6 +3,7 @@ package dev.locksmith.autoconfigure;
 import java.time.Duration;
 
 import io.micrometer.observation.ObservationRegistry;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -10,11 +11,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.core.DefaultLockService;
@@ -33,8 +34,10 @@ import dev.locksmith.redis.RedisReleaseNotifications;
 
 /**
  * Auto-configures a {@link LockService} on the store that {@code locksmith.store} selects: the
- * application's {@link RedisConnectionFactory} by default. Other modules provide other stores'
- * {@link LockBackend} in a configuration marked {@link ConditionalOnLockStore} that runs before this one.
+ * application's {@link RedisConnectionFactory} by default (the one marked {@link LockConnectionFactory},
+ * else its single or primary one); when no store can be set up, the startup fails and says why. Other
+ * modules provide other stores' {@link LockBackend} in a configuration marked
+ * {@link ConditionalOnLockStore} that runs before this one.
  * The service is observed through the application's {@link ObservationRegistry} when there is one.
  *
  * @since 0.1.0
@@ -44,13 +47,22 @@ import dev.locksmith.redis.RedisReleaseNotifications;
 @EnableConfigurationProperties(LocksmithProperties.class)
 public final class LocksmithAutoConfiguration {
 
+	/**
+	 * Defined whether or not a store could be set up: without one, it stops the startup saying why,
+	 * also under lazy initialization, which would otherwise defer the failure to the first locked call.
+	 */
 	@Bean
+	@Lazy(false)
 	@ConditionalOnMissingBean(LockService.class)
-	@ConditionalOnBean(LockBackend.class)
-	DefaultLockService lockService(LockBackend backend, ObjectProvider<ReleaseNotifications> releaseNotifications,
-			LocksmithProperties properties, ApplicationEventPublisher eventPublisher,
-			ObjectProvider<LockEventListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry) {
-		DefaultLockService.Builder builder = DefaultLockService.builder(backend)
+	DefaultLockService lockService(ObjectProvider<LockBackend> backend,
+			ObjectProvider<ReleaseNotifications> releaseNotifications, LocksmithProperties properties,
+			ApplicationEventPublisher eventPublisher, ObjectProvider<LockEventListener> listeners,
+			ObjectProvider<ObservationRegistry> observationRegistry) {
+		LockBackend store = backend.getIfAvailable();
+		if (store == null) {
+			throw NoLockStoreException.forStore(properties.getStore());
+		}
+		DefaultLockService.Builder builder = DefaultLockService.builder(store)
 			.storeTimeout(properties.getRedisTimeout())
 			.recheckInterval(properties.getWait().getRecheckInterval())
 			.releaseNotifications(releaseNotifications.getIfAvailable())
@@ -74,17 +86,18 @@ public final class LocksmithAutoConfiguration {
 		return lockService;
 	}
 
-	@Bean
-	@ConditionalOnProperty(OnLockStoreCondition.PROPERTY)
-	LockStoreValidator lockStoreValidator(LocksmithProperties properties, ObjectProvider<LockService> lockServices) {
-		return new LockStoreValidator(properties.getStore(), lockServices);
-	}
-
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnLockStore(LocksmithProperties.Store.REDIS)
 	@ConditionalOnClass(RedisConnectionFactory.class)
-	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+	@ConditionalOnBean(RedisConnectionFactory.class)
 	static class RedisStoreConfiguration {
+
+		private final LockConnectionFactoryChoice connectionFactory;
+
+		RedisStoreConfiguration(@LockConnectionFactory ObjectProvider<RedisConnectionFactory> marked,
+				ObjectProvider<RedisConnectionFactory> connectionFactories, ListableBeanFactory beanFactory) {
+			this.connectionFactory = new LockConnectionFactoryChoice(marked, connectionFactories, beanFactory);
+		}
 
 		@Bean
 		@ConditionalOnMissingBean
@@ -94,28 +107,26 @@ public final class LocksmithAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(LockBackend.class)
-		RedisLockBackend lockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys,
-				LocksmithProperties properties) {
-			RedisLockBackend backend = new RedisLockBackend(connectionFactory, keys, claimLease(properties.getWait()));
+		RedisLockBackend lockBackend(RedisLockKeys keys, LocksmithProperties properties) {
+			RedisLockBackend backend = new RedisLockBackend(this.connectionFactory.connectionFactory(), keys,
+					claimLease(properties.getWait()));
 			backend.warmUp();
 			return backend;
 		}
 
 		@Bean
 		@ConditionalOnMissingBean
-		LockAdministration lockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys,
-				LocksmithProperties properties) {
-			return new TimeBoundedLockAdministration(
-					new RedisLockAdministration(connectionFactory, keys, claimLease(properties.getWait())),
+		LockAdministration lockAdministration(RedisLockKeys keys, LocksmithProperties properties) {
+			return new TimeBoundedLockAdministration(new RedisLockAdministration(
+					this.connectionFactory.connectionFactory(), keys, claimLease(properties.getWait())),
 					properties.getRedisTimeout());
 		}
 
 		@Bean
-		@ConditionalOnMissingBean
+		@ConditionalOnMissingBean(ReleaseNotifications.class)
 		@ConditionalOnProperty(name = "locksmith.wait.strategy", havingValue = "pubsub", matchIfMissing = true)
-		RedisReleaseNotifications redisReleaseNotifications(RedisConnectionFactory connectionFactory,
-				RedisLockKeys keys) {
-			return new RedisReleaseNotifications(connectionFactory, keys);
+		RedisReleaseNotifications redisReleaseNotifications(RedisLockKeys keys) {
+			return new RedisReleaseNotifications(this.connectionFactory.connectionFactory(), keys);
 		}
 
 		/**

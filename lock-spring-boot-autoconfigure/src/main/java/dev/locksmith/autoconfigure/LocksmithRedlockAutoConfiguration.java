@@ -48,7 +48,13 @@ public final class LocksmithRedlockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RedlockServers redlockServers(LocksmithProperties properties) {
-		return RedlockServers.connect(properties.getRedlock().getNodes(), NODES_PROPERTY, maxNodeTimeout(properties));
+		try {
+			return RedlockServers.connect(properties.getRedlock().getNodes(), NODES_PROPERTY,
+					maxNodeTimeout(properties));
+		}
+		catch (IllegalArgumentException ex) {
+			throw NoLockStoreException.forRedlockNodes(ex);
+		}
 	}
 
 	@Bean

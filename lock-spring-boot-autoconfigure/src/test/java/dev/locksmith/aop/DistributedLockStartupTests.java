@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -80,6 +81,11 @@ class DistributedLockStartupTests {
 		runner().withBean(bean).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).hasStackTraceContaining(message);
+			FailureAnalysis analysis = new LockDeclarationFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis).as("analysed by Locksmith").isNotNull();
+			assertThat(analysis.getDescription()).startsWith(message);
+			assertThat(analysis.getAction()).startsWith("Correct the " + message.substring(0, message.indexOf(": "))
+					+ ". Every @DistributedLock is checked when its bean is created");
 		});
 	}
 

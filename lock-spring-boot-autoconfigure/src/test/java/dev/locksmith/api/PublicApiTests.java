@@ -54,6 +54,8 @@ class PublicApiTests {
 			"dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration",
 			"dev.locksmith.autoconfigure.LocksmithRedlockAutoConfiguration",
 			"dev.locksmith.autoconfigure.LocksmithProperties", "dev.locksmith.autoconfigure.ConditionalOnLockStore",
+			// the qualifier that picks the Redis connection factory for locks, as @FlywayDataSource does
+			"dev.locksmith.autoconfigure.LockConnectionFactory",
 			"dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration",
 			"dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration",
 			"dev.locksmith.autoconfigure.metrics.LocksmithMetricsAutoConfiguration",

@@ -37,6 +37,7 @@ import dev.locksmith.core.LockLostEvent;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.redis.RedisLockBackend;
 import dev.locksmith.redis.RedisLockKeys;
 import dev.locksmith.redis.RedisReleaseNotifications;
@@ -113,9 +114,13 @@ class LocksmithAutoConfigurationTests {
 	}
 
 	@Test
-	void backsOffWhenThereAreTwoConnectionFactoriesAndNoPrimary() {
-		onRedis().withUserConfiguration(TwoConnectionFactories.class)
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockService.class));
+	void twoConnectionFactoriesAndNoPrimaryStopTheStartupInsteadOfLeavingMethodsUnlocked() {
+		onRedis().withUserConfiguration(TwoConnectionFactories.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(NoLockStoreException.class)
+				.hasMessageContaining("'firstConnectionFactory', 'secondConnectionFactory'");
+		});
 	}
 
 	@Test
@@ -164,9 +169,24 @@ class LocksmithAutoConfigurationTests {
 	}
 
 	@Test
-	void isOffWithoutARedisConnectionFactory() {
+	void withoutARedisConnectionFactoryTheStartupFailsSayingWhatTheStoreNeeds() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class))
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockService.class));
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(NoLockStoreException.class)
+					.hasMessageStartingWith("No LockService could be set up for locksmith.store=redis: it needs a "
+							+ "RedisConnectionFactory bean");
+			});
+	}
+
+	@Test
+	void theApplicationsOwnReleaseNotificationsReplaceRedisPubSub() {
+		onRedis().withBean("ownNotifications", ReleaseNotifications.class, OwnReleaseNotifications::new)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(RedisReleaseNotifications.class);
+				assertThat(context).getBean(ReleaseNotifications.class).isInstanceOf(OwnReleaseNotifications.class);
+			});
 	}
 
 	@Test
@@ -314,6 +334,24 @@ class LocksmithAutoConfigurationTests {
 		@Primary
 		LettuceConnectionFactory primaryConnectionFactory() {
 			return new LettuceConnectionFactory("localhost", redis.port());
+		}
+
+	}
+
+	/** Release notifications of the application's own, which deliver nothing: waiters re-check. */
+	static class OwnReleaseNotifications implements ReleaseNotifications {
+
+		@Override
+		public void listen(Listener listener) {
+		}
+
+		@Override
+		public boolean watch(String key, Duration maxWait) {
+			return false;
+		}
+
+		@Override
+		public void unwatch(String key) {
 		}
 
 	}

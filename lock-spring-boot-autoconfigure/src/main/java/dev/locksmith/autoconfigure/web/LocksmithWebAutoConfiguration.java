@@ -3,6 +3,7 @@ package dev.locksmith.autoconfigure.web;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.ProblemDetail;
@@ -21,6 +22,7 @@ import org.springframework.http.ProblemDetail;
 public final class LocksmithWebAutoConfiguration {
 
 	@Bean
+	@ConditionalOnMissingBean
 	LockExceptionHandler lockExceptionHandler() {
 		return new LockExceptionHandler();
 	}

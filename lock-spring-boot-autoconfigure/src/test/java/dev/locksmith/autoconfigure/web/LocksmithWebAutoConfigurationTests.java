@@ -89,6 +89,14 @@ class LocksmithWebAutoConfigurationTests {
 	}
 
 	@Test
+	void backsOffWhenTheHandlerIsAlreadyDefined() {
+		new WebApplicationContextRunner().withConfiguration(WEB)
+			.withBean("ownLockExceptionHandler", LockExceptionHandler.class, LockExceptionHandler::new)
+			.run((context) -> assertThat(context).hasSingleBean(LockExceptionHandler.class)
+				.hasBean("ownLockExceptionHandler"));
+	}
+
+	@Test
 	void switchingLocksmithOffRemovesTheHandler() {
 		new WebApplicationContextRunner().withConfiguration(WEB)
 			.withPropertyValues("locksmith.enabled=false")

@@ -1,0 +1,16 @@
+package dev.locksmith.aop;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/** Reports a wrong {@code @DistributedLock} as Spring Boot's "APPLICATION FAILED TO START" Description and Action. */
+final class LockDeclarationFailureAnalyzer extends AbstractFailureAnalyzer<LockDeclarationException> {
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, LockDeclarationException cause) {
+		return new FailureAnalysis(cause.getMessage(), "Correct the " + cause.declaration() + ". Every "
+				+ "@DistributedLock is checked when its bean is created, so that no call finds its lock unusable.",
+				cause);
+	}
+
+}
