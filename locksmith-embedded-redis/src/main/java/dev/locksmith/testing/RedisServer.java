@@ -34,12 +34,22 @@ public final class RedisServer implements AutoCloseable {
 
 	private final @Nullable String configFile;
 
+	private final Map<String, String> environment;
+
 	private Process process;
 
+	private Path log;
+
 	private RedisServer(int port, List<String> extraArguments, @Nullable String configFile) {
+		this(port, extraArguments, configFile, Map.of());
+	}
+
+	private RedisServer(int port, List<String> extraArguments, @Nullable String configFile,
+			Map<String, String> environment) {
 		this.port = port;
 		this.extraArguments = extraArguments;
 		this.configFile = configFile;
+		this.environment = environment;
 	}
 
 	/** Starts a server on a free port. */
@@ -50,6 +60,16 @@ public final class RedisServer implements AutoCloseable {
 	/** Starts a server on {@code port}, with extra {@code redis-server} arguments such as {@code --cluster-enabled yes}. */
 	public static RedisServer startOn(int port, String... extraArguments) {
 		RedisServer server = new RedisServer(port, List.of(extraArguments), null);
+		server.launch();
+		return server;
+	}
+
+	/**
+	 * Starts a server on a free port whose wall clock is {@code clock}: stepping or drifting the clock
+	 * moves the server's {@code TIME} and key expiry; a restart keeps the clock.
+	 */
+	public static RedisServer start(FakeClock clock) {
+		RedisServer server = new RedisServer(freePort(), List.of(), null, clock.environment());
 		server.launch();
 		return server;
 	}
@@ -198,9 +218,11 @@ public final class RedisServer implements AutoCloseable {
 			if (this.configFile == null) {
 				command.addAll(List.of("--save", "", "--appendonly", "no"));
 			}
-			this.process = new ProcessBuilder(command).redirectErrorStream(true)
-				.redirectOutput(dir.resolve("redis.log").toFile())
-				.start();
+			this.log = dir.resolve("redis.log");
+			ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(this.log.toFile());
+			builder.environment().putAll(this.environment);
+			this.process = builder.start();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not start redis-server", ex);
@@ -218,10 +240,21 @@ public final class RedisServer implements AutoCloseable {
 			}
 			catch (RuntimeException ex) {
 				if (!this.process.isAlive() || System.nanoTime() > deadline) {
-					throw new IllegalStateException("redis-server did not start on port " + this.port, ex);
+					throw new IllegalStateException("redis-server did not start on port " + this.port + logTail(), ex);
 				}
 			}
 			sleepBriefly();
+		}
+	}
+
+	/** The end of the server's log, for an error message. */
+	private String logTail() {
+		try {
+			List<String> lines = Files.readAllLines(this.log);
+			return ", its log ends:\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size()));
+		}
+		catch (IOException | RuntimeException ex) {
+			return "";
 		}
 	}
 
