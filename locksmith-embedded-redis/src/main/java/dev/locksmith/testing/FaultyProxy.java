@@ -43,7 +43,11 @@ public final class FaultyProxy implements AutoCloseable {
 
 	}
 
-	private static final byte[] SUBSCRIBE = "SUBSCRIBE".getBytes(StandardCharsets.US_ASCII);
+	/** The commands that turn a connection into a subscriber, as RESP bulk strings (a key may say "subscribe"). */
+	private static final List<byte[]> SUBSCRIBE = List.of("$9\r\nSUBSCRIBE\r\n", "$10\r\nPSUBSCRIBE\r\n", "$10\r\nSSUBSCRIBE\r\n")
+		.stream()
+		.map((command) -> command.getBytes(StandardCharsets.US_ASCII))
+		.toList();
 
 	private static final AtomicInteger IDS = new AtomicInteger();
 
@@ -305,7 +309,8 @@ public final class FaultyProxy implements AutoCloseable {
 					int read;
 					while ((read = in.read(buffer)) >= 0) {
 						byte[] bytes = Arrays.copyOf(buffer, read);
-						if (this.direction == Direction.UPSTREAM && contains(bytes, SUBSCRIBE)) {
+						if (this.direction == Direction.UPSTREAM
+								&& SUBSCRIBE.stream().anyMatch((command) -> contains(bytes, command))) {
 							Connection.this.subscriber = true;
 						}
 						this.held.addAndGet(read);
