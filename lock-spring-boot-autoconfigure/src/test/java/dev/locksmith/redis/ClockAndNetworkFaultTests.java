@@ -133,6 +133,8 @@ class ClockAndNetworkFaultTests {
 	void networkFaultsLoseNoUpdate() throws Exception {
 		Process holder = this.workers.get(0);
 		FaultyProxy holdersLink = this.proxies.get(0);
+		run("none (baseline, through the proxies)", false, () -> {
+		});
 		run("20 ms ± 10 ms of latency each way on every link", false,
 				() -> this.proxies.forEach((proxy) -> proxy.delay(Duration.ofMillis(20), Duration.ofMillis(10))));
 		run("bandwidth of every link limited to 16 KiB/s each way", true,
@@ -415,6 +417,27 @@ class ClockAndNetworkFaultTests {
 				|---|---|---|---|
 				""");
 		this.probes.forEach((row) -> report.append(row).append('\n'));
+		report.append("""
+
+				So the exact limit: a token is `max(last token + 1, server clock in µs)`, and the counter keeping
+				the last token expires at an absolute server time, 1 h after the last grant. A step back while the
+				counter lives only makes it live longer (second row). Tokens stop increasing only when the
+				counter is gone and the server clock then reads at or before the last token (equal tokens are as
+				bad as lower ones: a resource that refuses only lower tokens lets both writers through). With an
+				expired counter that takes a step back of at least its lifetime (1 h) plus however far the clock
+				ran on after the counter expired, so that it lands at or before the last grant (third and
+				fourth rows: more than the lifetime is not enough when it lands after the last grant); with a
+				counter lost with the data (a restart without persistence, or a failover to a replica that had
+				not received it and whose clock is behind), a step back longer than the time since the last grant
+				is enough (last row).
+
+				libfaketime 0.9.10 cannot start Debian's redis-server 7.0.15 (built with jemalloc, which calls
+				`clock_gettime` while libfaketime initialises: "Unexpected recursive calls to clock_gettime()");
+				the clock-faulted server then falls back to the bundled binary, and the run's line above names the
+				version that ran. Under its default settings libfaketime also moves `CLOCK_MONOTONIC`, which an NTP
+				step never does, and scales `sleep` and poll timeouts by the clock rate: the suite fakes the wall
+				clock only and emulates a rate by steps.
+				""");
 		return report.toString();
 	}
 

@@ -57,9 +57,9 @@ final class ReliabilityReport {
 
 				Overlaps are expected only where the model allows them: after the store lost its data, or a
 				holder (or the store) was frozen past the lease. Lost updates must be 0 in every row: a holder
-				that lost its lock is stopped by the fencing token, whatever the lock store did. Added network
-				latency (`tc netem` in a network namespace) is not part of the run: the kernels this suite runs on
-				in CI have no `netem` queueing discipline.
+				that lost its lock is stopped by the fencing token, whatever the lock store did. The kernels this
+				suite runs on in CI have no `tc netem`: network faults go through a proxy in the test code, in the
+				section below.
 				""");
 		Files.writeString(Path.of("target/reliability.md"), report);
 		if (Boolean.getBoolean("reliability.publish")) {
