@@ -389,6 +389,10 @@ public final class FaultyProxy implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Whether {@code bytes} hold {@code upperCase} as a command name: right after an array header
+	 * ({@code *<count>\r\n}), so a key or value that reads "SUBSCRIBE" does not count.
+	 */
 	private static boolean contains(byte[] bytes, byte[] upperCase) {
 		outer: for (int i = 0; i + upperCase.length <= bytes.length; i++) {
 			for (int j = 0; j < upperCase.length; j++) {
@@ -396,9 +400,25 @@ public final class FaultyProxy implements AutoCloseable {
 					continue outer;
 				}
 			}
-			return true;
+			if (afterArrayHeader(bytes, i)) {
+				return true;
+			}
 		}
 		return false;
+	}
+
+	private static boolean afterArrayHeader(byte[] bytes, int at) {
+		int i = at - 1;
+		if (i < 1 || bytes[i] != '\n' || bytes[i - 1] != '\r') {
+			return false;
+		}
+		i -= 2;
+		int digits = 0;
+		while (i >= 0 && bytes[i] >= '0' && bytes[i] <= '9') {
+			i--;
+			digits++;
+		}
+		return digits > 0 && i >= 0 && bytes[i] == '*' && (i == 0 || bytes[i - 1] == '\n');
 	}
 
 	private static void closeQuietly(Socket socket) {
