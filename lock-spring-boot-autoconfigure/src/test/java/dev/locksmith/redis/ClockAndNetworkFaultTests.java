@@ -24,6 +24,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.redis.ReliabilityReport.Outcome;
 import dev.locksmith.testing.FakeClock;
 import dev.locksmith.testing.FaultyProxy;
@@ -70,6 +71,8 @@ class ClockAndNetworkFaultTests {
 	private final List<String> probes = new ArrayList<>();
 
 	private final List<String> waiterProbes = new ArrayList<>();
+
+	private final List<String> latencyProbes = new ArrayList<>();
 
 	private @Nullable FakeClock clock;
 
@@ -161,7 +164,14 @@ class ClockAndNetworkFaultTests {
 					.stream()
 					.filter(FaultyProxy.Connection::subscriber)
 					.forEach(FaultyProxy.Connection::blackhole)));
+		run("the subscriber connections closed on the client's side only (Redis keeps its end)", false,
+				() -> this.proxies.forEach((proxy) -> proxy.connections()
+					.stream()
+					.filter(FaultyProxy.Connection::subscriber)
+					.forEach(FaultyProxy.Connection::closeClientSide)));
 		awaitSubscriberProbe();
+		halfOpenProbe();
+		latencyProbe();
 	}
 
 	@Test
@@ -264,6 +274,82 @@ class ClockAndNetworkFaultTests {
 			assumeTrue(false, NO_FAKETIME);
 		}
 		return this.clock;
+	}
+
+	/**
+	 * Uncontended lock cycles (acquire, release) of one thread, straight to the store and through a
+	 * proxy with 20 ms ± 10 ms each way: throughput, median and p99.
+	 */
+	private void latencyProbe() throws Exception {
+		try (FaultyProxy link = FaultyProxy.start(this.store.port());
+				WorkerLocks direct = new WorkerLocks(this.store.port(), Duration.ofSeconds(2));
+				WorkerLocks delayed = new WorkerLocks(link.port(), Duration.ofSeconds(2))) {
+			link.delay(Duration.ofMillis(20), Duration.ofMillis(10));
+			lockCycles("straight to the store", direct);
+			long[] slow = lockCycles("through 20 ms ± 10 ms each way", delayed);
+			assertThat(slow[slow.length / 2]).as("a cycle is two round trips of at least 20 ms each way")
+				.isGreaterThanOrEqualTo(Duration.ofMillis(40).toNanos());
+		}
+	}
+
+	private long[] lockCycles(String link, WorkerLocks locks) throws Exception {
+		int cycles = 40;
+		for (int i = 0; i < 3; i++) {
+			token(locks, "probe:latency");
+		}
+		long[] nanos = new long[cycles];
+		long start = System.nanoTime();
+		for (int i = 0; i < cycles; i++) {
+			long cycle = System.nanoTime();
+			token(locks, "probe:latency");
+			nanos[i] = System.nanoTime() - cycle;
+		}
+		double perSecond = cycles * 1e9 / (System.nanoTime() - start);
+		java.util.Arrays.sort(nanos);
+		this.latencyProbes.add(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f ms | %.1f ms |", link, cycles,
+				perSecond, nanos[cycles / 2] / 1e6, nanos[(int) Math.ceil(cycles * 0.99) - 1] / 1e6));
+		return nanos;
+	}
+
+	/**
+	 * A lock connection whose server side is gone while its client hears nothing (a half-open
+	 * connection: state lost in a NAT or firewall, a host gone without a reset): every call must fail
+	 * closed; the probe records whether the client reconnects by itself, then closes the client's side
+	 * too and measures the recovery.
+	 */
+	private void halfOpenProbe() throws Exception {
+		try (FaultyProxy link = FaultyProxy.start(this.store.port());
+				WorkerLocks locks = new WorkerLocks(link.port(), Duration.ofMillis(500))) {
+			token(locks, "probe:half-open");
+			link.connections().forEach(FaultyProxy.Connection::closeServerSide);
+			int calls = 6;
+			int failedClosed = 0;
+			int granted = 0;
+			long halfOpen = System.nanoTime();
+			for (int i = 0; i < calls; i++) {
+				try {
+					token(locks, "probe:half-open");
+					granted++;
+				}
+				catch (LockUnavailableException ex) {
+					failedClosed++;
+				}
+			}
+			long cut = System.nanoTime();
+			Duration calling = Duration.ofNanos(cut - halfOpen);
+			link.connections().forEach(FaultyProxy.Connection::closeClientSide);
+			await().atMost(TIMEOUT).ignoreExceptions().until(() -> token(locks, "probe:half-open") > 0);
+			Duration recovery = Duration.ofNanos(System.nanoTime() - cut);
+			this.waiterProbes.add("| a lock connection half-open (its server side closed, the client hears nothing),"
+					+ " then closed | " + failedClosed + " of " + calls + " lock calls failed closed in "
+					+ calling.toMillis() + " ms and " + granted + " were granted: "
+					+ ((granted == 0) ? "no reconnect until the connection was closed" : "the client reconnected by itself")
+					+ "; recovery " + recovery.toMillis() + " ms after the close |");
+			assertThat(failedClosed + granted).isEqualTo(calls);
+			if (granted > 0) {
+				assertThat(link.connections()).as("a granted call went over a new connection").hasSizeGreaterThan(1);
+			}
+		}
 	}
 
 	/**
@@ -405,8 +491,18 @@ class ClockAndNetworkFaultTests {
 			.append(end.getOrDefault("overlaps", 0L)).append(" | ").append(end.getOrDefault("rejected", 0L))
 			.append(" | ").append(end.get("accepted") - end.get("sum")).append(" | ")
 			.append(end.getOrDefault("unavailable", 0L)).append(" | | | |\n\n");
-		report.append("| waiter probe | result |\n|---|---|\n");
+		report.append("| connection probe | result |\n|---|---|\n");
 		this.waiterProbes.forEach((row) -> report.append(row).append('\n'));
+		report.append("""
+
+				A half-open connection is safe (every call fails closed) but not live: the client neither
+				reconnects nor notices, because nothing closes the connection. In production that lasts until
+				TCP gives up retransmitting (`tcp_retries2`, about 15 minutes on Linux), unless the client sets
+				TCP keepalive or `TCP_USER_TIMEOUT`, or drops a connection after repeated timeouts.
+				""");
+		report.append("\nUncontended lock cycles (acquire and release, one thread, in the test JVM) against the same"
+				+ " store:\n\n| link | cycles | cycles/s | median | p99 |\n|---|---|---|---|---|\n");
+		this.latencyProbes.forEach((row) -> report.append(row).append('\n'));
 		report.append("""
 
 				Fencing tokens when the server clock steps back (a probe on its own server: one grant, the clock
