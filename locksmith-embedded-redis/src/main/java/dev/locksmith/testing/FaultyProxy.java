@@ -343,7 +343,7 @@ public final class FaultyProxy implements AutoCloseable {
 							break;
 						}
 						sleepUntil(chunk.due());
-						while (blackholed()) {
+						while (blackholed() && !this.to.isClosed()) {
 							LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
 						}
 						int offset = 0;
