@@ -91,6 +91,12 @@ final class Checker implements AutoCloseable {
 				Long.toString(fencingToken)) == 1L;
 	}
 
+	/** The highest fencing token that the counter of {@code key} has seen. */
+	long seen(String key) {
+		Object seen = this.redis.opsForHash().get(counter(key), "seen");
+		return (seen != null) ? Long.parseLong(seen.toString()) : 0;
+	}
+
 	void count(String event) {
 		this.redis.opsForHash().increment(STATS, event, 1);
 	}

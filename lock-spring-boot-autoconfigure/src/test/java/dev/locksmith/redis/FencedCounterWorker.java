@@ -48,6 +48,9 @@ public final class FencedCounterWorker {
 					long value = checker.read(key, lock.fencingToken());
 					if (value >= 0) {
 						checker.awaitLeaveToGoOn();
+						if (!lock.isHeld()) {
+							checker.count("lost-leases-seen");
+						}
 						checker.write(key, value + 1, lock.fencingToken());
 					}
 				}

@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
  */
 final class ReliabilityReport {
 
+	private static final String SECTION_START = "<!-- section ";
+
 	private static final Pattern REDIS_VERSION = Pattern.compile("redis_version:(\\S+)");
 
 	private ReliabilityReport() {
@@ -45,10 +47,7 @@ final class ReliabilityReport {
 		report.append("| fault | critical sections | overlaps (allowed by the model?) | stale reads and writes rejected"
 				+ " | lost updates | lock calls that failed closed | recovery |\n|---|---|---|---|---|---|---|\n");
 		for (Outcome outcome : outcomes) {
-			report.append("| ").append(outcome.fault()).append(" | ").append(outcome.sections()).append(" | ")
-				.append(outcome.overlaps()).append(outcome.overlapsAllowed() ? " (yes)" : " (no)").append(" | ")
-				.append(outcome.rejected()).append(" | ").append(outcome.lostUpdates()).append(" | ")
-				.append(outcome.unavailable()).append(" | ").append(outcome.recovery().toMillis()).append(" ms |\n");
+			report.append(row(outcome)).append('\n');
 		}
 		report.append("| **whole run** | ").append(totals.getOrDefault("sections", 0L)).append(" | ")
 			.append(totals.getOrDefault("overlaps", 0L)).append(" | ").append(totals.getOrDefault("rejected", 0L))
@@ -58,17 +57,53 @@ final class ReliabilityReport {
 
 				Overlaps are expected only where the model allows them: after the store lost its data, or a
 				holder (or the store) was frozen past the lease. Lost updates must be 0 in every row: a holder
-				that lost its lock is stopped by the fencing token, whatever the lock store did. Added network
-				latency (`tc netem` in a network namespace) is not part of the run: the kernels this suite runs on
-				in CI have no `netem` queueing discipline.
+				that lost its lock is stopped by the fencing token, whatever the lock store did. The kernels this
+				suite runs on in CI have no `tc netem`: network faults go through a proxy in the test code, in the
+				section below.
 				""");
 		Files.writeString(Path.of("target/reliability.md"), report);
 		if (Boolean.getBoolean("reliability.publish")) {
-			Files.writeString(projectRoot().resolve("docs/reliability.md"), report);
+			Path published = projectRoot().resolve("docs/reliability.md");
+			String sections = "";
+			if (Files.exists(published)) {
+				String old = Files.readString(published);
+				int first = old.indexOf(SECTION_START);
+				sections = (first < 0) ? "" : "\n" + old.substring(first);
+			}
+			Files.writeString(published, report + sections);
 		}
 	}
 
-	private static String redisVersion(String info) {
+	/**
+	 * Writes another suite's section, {@code markdown}, to {@code target/reliability-<id>.md}, and, when
+	 * {@code reliability.publish} is {@code true}, in place of its earlier version in
+	 * {@code docs/reliability.md} (after the table of {@link #write}, which keeps the sections).
+	 */
+	static void writeSection(String id, String markdown) throws IOException {
+		Files.writeString(Path.of("target/reliability-" + id + ".md"), markdown);
+		if (!Boolean.getBoolean("reliability.publish")) {
+			return;
+		}
+		Path published = projectRoot().resolve("docs/reliability.md");
+		String old = Files.readString(published);
+		String start = SECTION_START + id + " -->\n";
+		String end = "<!-- end of section " + id + " -->\n";
+		String section = start + markdown + (markdown.endsWith("\n") ? "" : "\n") + end;
+		int from = old.indexOf(start);
+		int to = old.indexOf(end);
+		String updated = (from >= 0 && to > from) ? old.substring(0, from) + section + old.substring(to + end.length())
+				: old + (old.endsWith("\n") ? "\n" : "\n\n") + section;
+		Files.writeString(published, updated);
+	}
+
+	/** A row of the fault table: fault, sections, overlaps, rejected, lost updates, failed closed, recovery. */
+	static String row(Outcome outcome) {
+		return "| " + outcome.fault() + " | " + outcome.sections() + " | " + outcome.overlaps()
+				+ (outcome.overlapsAllowed() ? " (yes)" : " (no)") + " | " + outcome.rejected() + " | "
+				+ outcome.lostUpdates() + " | " + outcome.unavailable() + " | " + outcome.recovery().toMillis() + " ms |";
+	}
+
+	static String redisVersion(String info) {
 		Matcher matcher = REDIS_VERSION.matcher(info);
 		return matcher.find() ? matcher.group(1) : "(unknown version)";
 	}
@@ -81,16 +116,29 @@ final class ReliabilityReport {
 		return dir;
 	}
 
-	/** The figures of one fault. */
+	/**
+	 * The figures of one fault; {@code lostLeasesSeen} counts stale holders that knew, before their
+	 * late write, that their lease was lost, and {@code elapsed} is how long the row ran.
+	 */
 	record Outcome(String fault, boolean overlapsAllowed, long sections, long overlaps, long rejected, long lostUpdates,
-			long unavailable, Duration recovery) {
+			long unavailable, Duration recovery, long lostLeasesSeen, long accepted, Duration elapsed) {
 
 		static Outcome between(String fault, boolean overlapsAllowed, Map<String, Long> before, Map<String, Long> after,
 				Duration recovery) {
+			return between(fault, overlapsAllowed, before, after, recovery, Duration.ZERO);
+		}
+
+		static Outcome between(String fault, boolean overlapsAllowed, Map<String, Long> before, Map<String, Long> after,
+				Duration recovery, Duration elapsed) {
 			return new Outcome(fault, overlapsAllowed, delta("sections", before, after),
 					delta("overlaps", before, after), delta("rejected", before, after),
 					delta("accepted", before, after) - delta("sum", before, after), delta("unavailable", before, after),
-					recovery);
+					recovery, delta("lost-leases-seen", before, after), delta("accepted", before, after), elapsed);
+		}
+
+		/** Accepted writes per second over the row. */
+		double writesPerSecond() {
+			return this.accepted * 1e9 / Math.max(1, this.elapsed.toNanos());
 		}
 
 		private static long delta(String counter, Map<String, Long> before, Map<String, Long> after) {

@@ -21,6 +21,8 @@ public final class RedisBinary {
 
 	private static volatile Path resolved;
 
+	private static volatile Path bundled;
+
 	private RedisBinary() {
 	}
 
@@ -29,11 +31,23 @@ public final class RedisBinary {
 		if (resolved == null) {
 			synchronized (RedisBinary.class) {
 				if (resolved == null) {
-					resolved = chosen().or(RedisBinary::onPath).orElseGet(RedisBinary::extractBundled);
+					resolved = chosen().or(RedisBinary::onPath).orElseGet(RedisBinary::bundled);
 				}
 			}
 		}
 		return resolved;
+	}
+
+	/** The bundled binary (6.2.6), whichever {@link #get()} chose. */
+	static Path bundled() {
+		if (bundled == null) {
+			synchronized (RedisBinary.class) {
+				if (bundled == null) {
+					bundled = extractBundled();
+				}
+			}
+		}
+		return bundled;
 	}
 
 	private static Optional<Path> chosen() {
@@ -41,7 +55,7 @@ public final class RedisBinary {
 		if (chosen == null || chosen.isBlank()) {
 			return Optional.empty();
 		}
-		return Optional.of(chosen.equals("bundled") ? extractBundled() : Path.of(chosen));
+		return Optional.of(chosen.equals("bundled") ? bundled() : Path.of(chosen));
 	}
 
 	private static Optional<Path> onPath() {

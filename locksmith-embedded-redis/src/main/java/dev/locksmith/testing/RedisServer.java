@@ -36,7 +36,11 @@ public final class RedisServer implements AutoCloseable {
 
 	private final Map<String, String> environment;
 
+	private @Nullable Path binary;
+
 	private Process process;
+
+	private Path log;
 
 	private RedisServer(int port, List<String> extraArguments, @Nullable String configFile) {
 		this(port, extraArguments, configFile, Map.of());
@@ -69,6 +73,30 @@ public final class RedisServer implements AutoCloseable {
 	public static RedisServer startWithEnvironment(Map<String, String> environment) {
 		RedisServer server = new RedisServer(freePort(), List.of(), null, Map.copyOf(environment));
 		server.launch();
+		return server;
+	}
+
+	/**
+	 * Starts a server on a free port whose wall clock is {@code clock}: stepping or drifting the clock
+	 * moves the server's {@code TIME} and key expiry; a restart keeps the clock.
+	 */
+	public static RedisServer start(FakeClock clock) {
+		RedisServer server = new RedisServer(freePort(), List.of(), null, clock.environment());
+		try {
+			server.launch();
+		}
+		catch (IllegalStateException ex) {
+			if (!String.valueOf(ex.getMessage()).contains("libfaketime")) {
+				throw ex;
+			}
+			// Debian's redis-server 7.0 (jemalloc) dies at start under libfaketime 0.9.10 ("Unexpected
+			// recursive calls to clock_gettime()"); the bundled 6.2.6 (libc malloc) runs under it.
+			System.err.println("redis-server " + RedisBinary.get() + " cannot start under libfaketime;"
+					+ " the clock-faulted server is the bundled one. " + ex.getMessage());
+			server.kill();
+			server.binary = RedisBinary.bundled();
+			server.launch();
+		}
 		return server;
 	}
 
@@ -206,7 +234,8 @@ public final class RedisServer implements AutoCloseable {
 	private void launch() {
 		try {
 			Path dir = Files.createTempDirectory("locksmith-redis-");
-			List<String> command = new ArrayList<>(List.of(RedisBinary.get().toString()));
+			List<String> command = new ArrayList<>(
+					List.of(((this.binary != null) ? this.binary : RedisBinary.get()).toString()));
 			if (this.configFile != null) {
 				command.add(this.configFile);
 			}
@@ -216,11 +245,11 @@ public final class RedisServer implements AutoCloseable {
 			if (this.configFile == null) {
 				command.addAll(List.of("--save", "", "--appendonly", "no"));
 			}
-			ProcessBuilder builder = new ProcessBuilder(command);
+			this.log = dir.resolve("redis.log");
+			ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(this.log.toFile());
 			builder.environment().putAll(this.environment);
-			this.process = builder.redirectErrorStream(true)
-				.redirectOutput(dir.resolve("redis.log").toFile())
-				.start();
+			this.process = builder.start();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not start redis-server", ex);
@@ -237,11 +266,32 @@ public final class RedisServer implements AutoCloseable {
 				}
 			}
 			catch (RuntimeException ex) {
-				if (!this.process.isAlive() || System.nanoTime() > deadline) {
-					throw new IllegalStateException("redis-server did not start on port " + this.port, ex);
+				if (!this.process.isAlive() || System.nanoTime() > deadline || libfaketimeGaveUp()) {
+					throw new IllegalStateException("redis-server did not start on port " + this.port + logTail(), ex);
 				}
 			}
 			sleepBriefly();
+		}
+	}
+
+	/** Whether libfaketime wrote that it cannot run this binary: the server then hangs at start. */
+	private boolean libfaketimeGaveUp() {
+		try {
+			return !this.environment.isEmpty() && Files.readString(this.log).contains("libfaketime: Cannot recover");
+		}
+		catch (IOException | RuntimeException ex) {
+			return false;
+		}
+	}
+
+	/** The end of the server's log, for an error message. */
+	private String logTail() {
+		try {
+			List<String> lines = Files.readAllLines(this.log);
+			return ", its log ends:\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size()));
+		}
+		catch (IOException | RuntimeException ex) {
+			return "";
 		}
 	}
 
