@@ -35,7 +35,7 @@ class CountedHoldModelTests {
 
 	@Test
 	void theLockIsReleasedOnceAndOnlyAfterItsLastHoldEnds() {
-		Lincheck.runConcurrentTest(StressScale.times(500), () -> {
+		Lincheck.runConcurrentTest(StressScale.times(200), () -> {
 			Holds holds = new Holds(newHandle());
 			LockHandle added = holds.handle.hold();
 			runInParallel(holds.handle::close, holds::useAnotherHold, () -> {
@@ -48,7 +48,7 @@ class CountedHoldModelTests {
 
 	@Test
 	void aLostLockRefusesNewHoldsAndIsStillReleasedOnce() {
-		Lincheck.runConcurrentTest(StressScale.times(500), () -> {
+		Lincheck.runConcurrentTest(StressScale.times(200), () -> {
 			Holds holds = new Holds(newHandle());
 			LockHandle added = holds.handle.hold();
 			runInParallel(holds::useAnotherHold, added::close, () -> {
