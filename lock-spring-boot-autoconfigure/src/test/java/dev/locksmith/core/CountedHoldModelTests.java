@@ -1,11 +1,9 @@
 package dev.locksmith.core;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.micrometer.observation.Observation;
 import org.jetbrains.lincheck.Lincheck;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -22,11 +20,7 @@ class CountedHoldModelTests {
 
 	private final FakeLockBackend backend = new FakeLockBackend();
 
-	// Built once, outside the model checker: its builder looks up the host name.
-	private final DefaultLockService service = DefaultLockService.builder(this.backend)
-		.instanceId("model")
-		.renewal(false)
-		.build();
+	private final DefaultLockService service = StressScale.serviceWithoutRenewal(this.backend);
 
 	@AfterEach
 	void closeService() {
@@ -63,8 +57,7 @@ class CountedHoldModelTests {
 	}
 
 	private DefaultLockHandle newHandle() {
-		return new DefaultLockHandle(this.service, List.of("k"), "owner", List.of(1L),
-				LockOptions.ofTtl(Duration.ofSeconds(30)), Duration.ofMillis(10), 0L, Observation.NOOP);
+		return StressScale.handle(this.service, Duration.ofSeconds(30), 0L);
 	}
 
 	/** A handle under test, what its holds are doing, and what the store saw. */

@@ -1,9 +1,7 @@
 package dev.locksmith.core;
 
 import java.time.Duration;
-import java.util.List;
 
-import io.micrometer.observation.Observation;
 import org.jetbrains.lincheck.Lincheck;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -24,10 +22,7 @@ import static dev.locksmith.core.StressScale.runInParallel;
  */
 class LeaseRecordModelTests {
 
-	private final DefaultLockService service = DefaultLockService.builder(new FakeLockBackend())
-		.instanceId("model")
-		.renewal(false)
-		.build();
+	private final DefaultLockService service = StressScale.serviceWithoutRenewal(new FakeLockBackend());
 
 	@AfterEach
 	void closeService() {
@@ -46,8 +41,7 @@ class LeaseRecordModelTests {
 	void knownBugRenewalDueTimeCanOutliveTheLeaseKeptWhenARenewalAndAnExtendAreRecordedTogether() {
 		Lincheck.runConcurrentTest(StressScale.times(200), () -> {
 			long now = System.nanoTime();
-			DefaultLockHandle handle = new DefaultLockHandle(this.service, List.of("k"), "owner", List.of(1L),
-					LockOptions.ofTtl(Duration.ofSeconds(120)), Duration.ofMillis(10), now - 2, Observation.NOOP);
+			DefaultLockHandle handle = StressScale.handle(this.service, Duration.ofSeconds(120), now - 2);
 			runInParallel(() -> handle.leaseStarted(now - 1, Duration.ofSeconds(30)),
 					() -> handle.leaseStarted(now, Duration.ofSeconds(3)));
 			check(handle.leaseDeadlineNanos() == now + Duration.ofMillis(3000 - 10).toNanos(),
@@ -62,8 +56,7 @@ class LeaseRecordModelTests {
 	void theRenewalDueTimeFollowsTheLeaseKeptWhenLeasesAreRecordedOneAfterTheOther() {
 		Lincheck.runConcurrentTest(StressScale.times(100), () -> {
 			long now = System.nanoTime();
-			DefaultLockHandle handle = new DefaultLockHandle(this.service, List.of("k"), "owner", List.of(1L),
-					LockOptions.ofTtl(Duration.ofSeconds(120)), Duration.ofMillis(10), now - 2, Observation.NOOP);
+			DefaultLockHandle handle = StressScale.handle(this.service, Duration.ofSeconds(120), now - 2);
 			handle.leaseStarted(now - 1, Duration.ofSeconds(30));
 			handle.leaseStarted(now, Duration.ofSeconds(3));
 			check(handle.renewalDueNanos() == now + Duration.ofSeconds(1).toNanos(), "due a third into the 3 s lease");

@@ -1,5 +1,10 @@
 package dev.locksmith.core;
 
+import java.time.Duration;
+import java.util.List;
+
+import io.micrometer.observation.Observation;
+
 /**
  * Sizes of the in-process concurrency tests: the default run is small enough for every build, and
  * {@code -Dlocksmith.stress.scale=N} multiplies every size by N for a longer run.
@@ -15,6 +20,17 @@ final class StressScale {
 	/** {@code base} times the scale asked for. */
 	static int times(int base) {
 		return Math.multiplyExact(base, Math.max(1, Integer.getInteger(PROPERTY, 1)));
+	}
+
+	/** An engine on {@code backend} that does not renew: built outside Lincheck, as its builder looks up the host name. */
+	static DefaultLockService serviceWithoutRenewal(LockBackend backend) {
+		return DefaultLockService.builder(backend).instanceId("model").renewal(false).build();
+	}
+
+	/** A handle on key {@code k} of {@code service}, granted for a request sent at {@code requestedAtNanos}. */
+	static DefaultLockHandle handle(DefaultLockService service, Duration ttl, long requestedAtNanos) {
+		return new DefaultLockHandle(service, List.of("k"), "owner", List.of(1L), LockOptions.ofTtl(ttl),
+				Duration.ofMillis(10), requestedAtNanos, Observation.NOOP);
 	}
 
 	/** Starts {@code actions} on threads of their own and waits for them all, inside a Lincheck test. */

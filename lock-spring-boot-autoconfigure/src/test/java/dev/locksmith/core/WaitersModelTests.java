@@ -17,9 +17,11 @@ import static dev.locksmith.core.StressScale.runInParallel;
 
 /**
  * {@link Waiters} model-checked with Lincheck: hand-overs delivered while waiters join, sleep and leave.
- * A waiter sleeps with no deadline it could reach, so it returns only when woken or asked to re-check;
- * a wake-up that is lost leaves it asleep, which Lincheck reports as a hung test, with the interleaving.
- * (Under Lincheck every {@code System.nanoTime()} reads the same, so a re-check due "now" is due at once.)
+ * A waiter sleeps with no deadline it could reach (under Lincheck every {@code System.nanoTime()} reads
+ * the same, so a re-check due "now" is due at once). Limit: Lincheck may let a timed wait expire, so a
+ * lost wake-up is not reliably seen as a hang; a mutation that signals before setting {@code woken} was
+ * not caught. What is checked for certain: no waiter or key is left behind, a waiter that left is not
+ * signalled, and every waiter returns.
  */
 class WaitersModelTests {
 
