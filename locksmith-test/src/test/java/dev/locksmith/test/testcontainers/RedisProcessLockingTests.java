@@ -1,6 +1,6 @@
 package dev.locksmith.test.testcontainers;
 
-import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -10,8 +10,7 @@ import dev.locksmith.testing.RedisServerExtension;
 
 /** The same tests on a {@code redis-server} process of the project's harness, where no Docker engine answers (as in CI). */
 @SpringBootTest(classes = RedisLockingTests.Application.class)
-@EnabledIf(value = "dev.locksmith.test.testcontainers.Docker#isUnavailable",
-		disabledReason = "a Docker engine answers: RedisContainerConfigurationTests run instead")
+@ExtendWith(Docker.Absent.class)
 class RedisProcessLockingTests extends RedisLockingTests {
 
 	@RegisterExtension
