@@ -208,7 +208,7 @@ class LeaseRenewerScheduleStressTests {
 		private DefaultLockHandle newHandle(int ttlMillis) {
 			return new DefaultLockHandle(this.service, List.of("k"), "owner", List.of(1L),
 					LockOptions.ofTtl(Duration.ofMillis(ttlMillis)), Duration.ofMillis(1), System.nanoTime(),
-					Observation.NOOP);
+					Duration.ofMillis(ttlMillis), Observation.NOOP);
 		}
 
 		/**

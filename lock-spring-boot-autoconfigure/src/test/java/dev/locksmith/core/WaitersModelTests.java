@@ -40,7 +40,7 @@ class WaitersModelTests {
 				waiters.leave(claimant);
 			}, () -> {
 				awaitQuietly(queued);
-				waiters.handedOver("k", "claimant", Duration.ofSeconds(30));
+				waiters.handedOver("k", "claimant", Duration.ofSeconds(30), 0);
 			}, () -> {
 				Waiter other = waiters.join(List.of("k", "j"), "other");
 				waiters.leave(other);
@@ -67,7 +67,7 @@ class WaitersModelTests {
 				waiters.leave(claimant);
 			}, () -> {
 				awaitQuietly(queued);
-				waiters.handedOver("k", "claimant", Duration.ZERO);
+				waiters.handedOver("k", "claimant", Duration.ZERO, 0);
 			});
 			nobodyLeft(waiters);
 		});
@@ -85,7 +85,7 @@ class WaitersModelTests {
 				left.countDown();
 			}, () -> {
 				awaitQuietly(left);
-				waiters.handedOver("k", "gone", Duration.ofSeconds(30));
+				waiters.handedOver("k", "gone", Duration.ofSeconds(30), 0);
 			}, () -> {
 				Waiter stays = waiters.join(List.of("k"), "stays");
 				waiters.leave(stays);
