@@ -27,7 +27,11 @@ public interface ReleaseNotifications {
 	@FunctionalInterface
 	interface Listener {
 
-		/** A release handed {@code key} to the waiter with {@code ownerToken}, who must take it within {@code claimLease}. */
+		/**
+		 * A release handed {@code key} to the waiter with {@code ownerToken}, who must take it within
+		 * {@code claimLease}; a zero claim lease means the lock went to nobody (a store without queues) and
+		 * names the owner that freed it.
+		 */
 		void handedOver(String key, String ownerToken, Duration claimLease);
 
 	}

@@ -58,6 +58,8 @@ class RedlockScriptStormTests extends RedlockTestSupport {
 		CompletableFuture.allOf(contenders.toArray(CompletableFuture[]::new)).get(2, TimeUnit.MINUTES);
 
 		long scripts = scripts(nodes);
+		System.out.printf("Redlock, 6 contenders: %d scripts for %d grants, %.1f per grant%n", scripts, grants.get(),
+				(double) scripts / grants.get());
 		assertThat(grants).hasValue(60);
 		assertThat((double) scripts / grants.get()).as("%d scripts for %d grants", scripts, grants.get())
 			.isLessThanOrEqualTo(SCRIPTS_PER_GRANT);
@@ -92,6 +94,7 @@ class RedlockScriptStormTests extends RedlockTestSupport {
 		locks.close();
 
 		long scripts = scripts(nodes);
+		System.out.printf("Redlock, 3 waiters of a lock held by a quorum for 2 s: %d scripts%n", scripts);
 		assertThat(scripts).as("scripts of 3 waiters that each wake only for their first attempts and give up")
 			.isLessThanOrEqualTo(3 * 20);
 	}
