@@ -30,7 +30,9 @@ public interface ReleaseNotifications {
 		/**
 		 * A release handed {@code key} to the waiter with {@code ownerToken} for {@code claimLease}, and
 		 * issued {@code fencingToken} for it: a waiter for that key alone holds the lock from then on and
-		 * extends the claim to its own lease; a waiter for several keys takes it with the others.
+		 * extends the claim to its own lease; a waiter for several keys takes it with the others. A zero
+		 * claim lease means the lock went to nobody (a store without queues), and names the owner that
+		 * freed it.
 		 * @param fencingToken the token issued with the hand-over, or 0 when the store issues none: the
 		 * waiter then takes the lock by asking the store
 		 */

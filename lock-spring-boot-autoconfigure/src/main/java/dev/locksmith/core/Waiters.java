@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,7 +16,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * This process's threads waiting for busy locks, by owner token and by key. The order among waiters
  * is kept by the store's queues; this registry only wakes the waiter a release handed a lock to, and
- * tells the others of that key when to look again should it never take it. Built on
+ * tells the others of that key when to look again should it never take it. A release that hands the
+ * lock to nobody (a store without queues) wakes this process's longest waiter of the key. Built on
  * {@link Semaphore}: waiting is interruptible and never pins a virtual thread.
  */
 final class Waiters {
@@ -24,9 +26,11 @@ final class Waiters {
 
 	private final Map<String, Set<Waiter>> byKey = new ConcurrentHashMap<>();
 
+	private final AtomicLong arrivals = new AtomicLong();
+
 	/** Registers a waiter, before its first attempt, so that no hand-over to it goes unseen. */
 	Waiter join(List<String> keys, String ownerToken) {
-		Waiter waiter = new Waiter(keys, ownerToken);
+		Waiter waiter = new Waiter(keys, ownerToken, this.arrivals.incrementAndGet());
 		this.byOwnerToken.put(ownerToken, waiter);
 		for (String key : keys) {
 			// Added inside compute, so that a leave() emptying and removing the set cannot orphan it.
@@ -52,7 +56,9 @@ final class Waiters {
 	/**
 	 * A release handed {@code key} to {@code ownerToken}: wakes that waiter, with the lock when it waits
 	 * for that key alone and a fencing token came with it, and has the others of the key look again when
-	 * the claim lease ends, in case the new claimant never takes the lock.
+	 * the claim lease ends, in case the new claimant never takes the lock. With no claim lease and no
+	 * claimant here, the lock went to nobody: only the longest waiter looks, so that a release costs one
+	 * attempt per process, not one per waiter.
 	 */
 	void handedOver(String key, String ownerToken, Duration claimLease, long fencingToken) {
 		Waiter claimant = this.byOwnerToken.get(ownerToken);
@@ -63,7 +69,10 @@ final class Waiters {
 			claimant.wake();
 		}
 		Set<Waiter> waiters = this.byKey.get(key);
-		if (waiters != null) {
+		if (waiters != null && claimant == null && claimLease.isZero()) {
+			waiters.stream().min(Comparator.comparingLong((waiter) -> waiter.arrival)).ifPresent(Waiter::wake);
+		}
+		else if (waiters != null) {
 			long recheckAt = System.nanoTime() + claimLease.toNanos();
 			for (Waiter waiter : waiters) {
 				if (waiter != claimant) {
@@ -89,6 +98,8 @@ final class Waiters {
 
 		private final AtomicReference<@Nullable HandedLock> handed = new AtomicReference<>();
 
+		private final long arrival;
+
 		private final Semaphore signal = new Semaphore(0);
 
 		private final AtomicLong recheckAtNanos = new AtomicLong(Long.MAX_VALUE);
@@ -97,9 +108,10 @@ final class Waiters {
 
 		private volatile boolean woken;
 
-		private Waiter(List<String> keys, String ownerToken) {
+		private Waiter(List<String> keys, String ownerToken, long arrival) {
 			this.keys = keys;
 			this.ownerToken = ownerToken;
+			this.arrival = arrival;
 		}
 
 		/** Waits until woken, until an earlier re-check is asked for and due, or until {@code nanos} have passed. */

@@ -162,12 +162,15 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	}
 
 	/**
-	 * Tells every waiter of {@code keys} to look again now, as a release notification that hands the
-	 * locks to nobody: for a store whose waiters stand in no queue (Redlock).
+	 * Tells the waiters of {@code keys} that {@code ownerToken} freed them, as a release notification
+	 * that hands the locks to nobody (a zero claim lease): for a store whose waiters stand in no queue
+	 * (Redlock).
 	 */
-	public CompletableFuture<Void> announceRelease(List<String> keys) {
-		return call("release notice", keys, LockScripts.ANNOUNCE_RELEASE, List.of(),
-				keys.stream().map(this.keys::releaseChannel).toList(), (published) -> null);
+	public CompletableFuture<Void> announceRelease(List<String> keys, String ownerToken) {
+		List<String> args = new ArrayList<>(keys.size() + 1);
+		args.add(ownerToken);
+		addNames(args, keys, this.keys::releaseChannel);
+		return call("release notice", keys, LockScripts.ANNOUNCE_RELEASE, List.of(), args, (published) -> null);
 	}
 
 	@Override

@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -18,7 +20,7 @@ import dev.locksmith.core.internal.KeyMasking;
  * key is written back to every granting server whose own token was lower, so that a quorum of
  * servers remembers it: any later quorum shares a server with this one and issues a higher token.
  * The locks are held when a quorum confirmed and the validity {@code ttl - elapsed - drift} is still
- * positive; otherwise they are released on every server, those that did not answer included.
+ * positive; otherwise they are released on the servers that granted them or did not answer.
  */
 final class QuorumAcquisition {
 
@@ -38,10 +40,12 @@ final class QuorumAcquisition {
 
 	private final long startedAt;
 
-	private final ReleaseEverywhere releaseEverywhere;
+	private final QuorumRelease release;
+
+	private volatile boolean lostSplitVote;
 
 	QuorumAcquisition(List<RedlockNode> nodes, List<String> keys, String ownerToken, Duration ttl,
-			Duration nodeTimeout, LongSupplier nanoClock, ReleaseEverywhere releaseEverywhere) {
+			Duration nodeTimeout, LongSupplier nanoClock, QuorumRelease release) {
 		this.nodes = nodes;
 		this.quorum = new Quorum(nodes.size());
 		this.keys = keys;
@@ -50,7 +54,7 @@ final class QuorumAcquisition {
 		this.nodeTimeout = nodeTimeout;
 		this.nanoClock = nanoClock;
 		this.startedAt = nanoClock.getAsLong();
-		this.releaseEverywhere = releaseEverywhere;
+		this.release = release;
 	}
 
 	CompletableFuture<AcquireResult> run() {
@@ -65,7 +69,8 @@ final class QuorumAcquisition {
 			.filter((answer) -> answer.answered() && Objects.requireNonNull(answer.value()).acquired())
 			.toList();
 		if (!this.quorum.reachedBy(grants.size())) {
-			return giveUp(() -> refusal(answers));
+			this.lostSplitVote = !grants.isEmpty();
+			return giveUp(answers, () -> refusal(answers));
 		}
 		List<Long> highest = highestTokens(grants);
 		return NodeAnswer.askAll(grants, (grant) -> writeBack(grant, highest), this.nodeTimeout)
@@ -77,7 +82,7 @@ final class QuorumAcquisition {
 				if (this.quorum.reachedBy(confirmed) && LeaseValidity.isValid(this.ttl, elapsed)) {
 					return CompletableFuture.completedFuture(AcquireResult.granted(highest));
 				}
-				return giveUp(() -> AcquireResult.busy(this.keys.get(0), randomDelay(Duration.ZERO)));
+				return giveUp(answers, () -> AcquireResult.busy(this.keys.get(0), randomDelay(Duration.ZERO)));
 			});
 	}
 
@@ -107,9 +112,31 @@ final class QuorumAcquisition {
 		return AcquireResult.busy(busyKey, randomDelay(soonestFree));
 	}
 
-	/** Releases on every server, then reports {@code outcome}: nothing is left behind by a failed attempt. */
-	private CompletableFuture<AcquireResult> giveUp(Supplier<AcquireResult> outcome) {
-		return this.releaseEverywhere.release(this.keys, this.ownerToken)
+	/**
+	 * A random pause before one more attempt, after this one lost a split vote: it won some servers but
+	 * no quorum, so other contenders may have split the servers between them. The pause desynchronises
+	 * them, and with what this attempt took so far stays within a node timeout and {@code queueFor}.
+	 * Empty after a grant, a plain refusal, or when no time is left.
+	 */
+	Optional<Duration> retryPause(Duration queueFor) {
+		long elapsed = this.nanoClock.getAsLong() - this.startedAt;
+		long window = Math.min(Math.min(this.nodeTimeout.toNanos(), queueFor.toNanos()) - elapsed,
+				Math.max(TimeUnit.MILLISECONDS.toNanos(1), 4 * elapsed));
+		return (this.lostSplitVote && window > 0)
+				? Optional.of(Duration.ofNanos(ThreadLocalRandom.current().nextLong(window) + 1)) : Optional.empty();
+	}
+
+	/**
+	 * Releases on the servers that granted or did not answer, then reports {@code outcome}: nothing is left
+	 * behind by a failed attempt, and a server that refused is not asked.
+	 */
+	private CompletableFuture<AcquireResult> giveUp(List<NodeAnswer<AcquireResult>> answers,
+			Supplier<AcquireResult> outcome) {
+		List<RedlockNode> taken = answers.stream()
+			.filter((answer) -> !answer.answered() || Objects.requireNonNull(answer.value()).acquired())
+			.map((answer) -> this.nodes.get(answer.index()))
+			.toList();
+		return this.release.release(taken, this.keys, this.ownerToken, this.nodeTimeout)
 			.handle((released, failure) -> null)
 			.thenApply((ignored) -> outcome.get());
 	}
@@ -133,14 +160,6 @@ final class QuorumAcquisition {
 				.orElseThrow());
 		}
 		return highest;
-	}
-
-	/** Releases locks on every server: how a failed attempt gives back what it got. */
-	@FunctionalInterface
-	interface ReleaseEverywhere {
-
-		CompletableFuture<Integer> release(List<String> keys, String ownerToken);
-
 	}
 
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.stream.IntStream;
 
@@ -23,8 +24,10 @@ import dev.locksmith.redis.RedisLockKeys;
  * time. Fencing tokens stay strictly increasing while the servers that saw a token keep their data;
  * after a server restarts empty, only while the servers' clocks differ by less than the time between
  * two grants (see the README's "Fencing tokens across servers").
- * Waiters stand in no queue: they try again after a random delay or when any server announces a
- * release, in no particular order.
+ * Waiters stand in no queue: a release freed on a quorum is announced, and a waiter tries again on
+ * that notice or when the lease it was refused for ends, in no particular order. An attempt that won
+ * some servers but no quorum tries once more after a short random pause, so that contenders who split
+ * the vote do not wait for each other.
  *
  * @since 0.1.0
  */
@@ -46,12 +49,15 @@ public final class RedlockLockBackend implements LockBackend, AutoCloseable {
 
 	private final LongSupplier nanoClock;
 
+	private final QuorumRelease quorumRelease;
+
 	private RedlockLockBackend(Builder builder) {
 		this.nodes = builder.servers.stream().map((server) -> new RedlockNode(server, builder.keys)).toList();
 		this.quorum = new Quorum(this.nodes.size());
 		this.nodeTimeout = builder.nodeTimeout;
 		this.maxNodeTimeout = builder.maxNodeTimeout;
 		this.nanoClock = builder.nanoClock;
+		this.quorumRelease = new QuorumRelease(this.quorum);
 	}
 
 	/**
@@ -76,19 +82,29 @@ public final class RedlockLockBackend implements LockBackend, AutoCloseable {
 	@Override
 	public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
 			Duration queueFor) {
-		return new QuorumAcquisition(this.nodes, keys, ownerToken, ttl, nodeTimeout(ttl), this.nanoClock, this::release)
-			.run();
+		QuorumAcquisition first = attempt(keys, ownerToken, ttl);
+		return first.run()
+			.thenCompose((result) -> first.retryPause(queueFor)
+				.map((pause) -> CompletableFuture
+					.runAsync(() -> { }, CompletableFuture.delayedExecutor(pause.toNanos(), TimeUnit.NANOSECONDS))
+					.thenCompose((paused) -> attempt(keys, ownerToken, ttl).run()))
+				.orElseGet(() -> CompletableFuture.completedFuture(result)));
+	}
+
+	private QuorumAcquisition attempt(List<String> keys, String ownerToken, Duration ttl) {
+		return new QuorumAcquisition(this.nodes, keys, ownerToken, ttl, nodeTimeout(ttl), this.nanoClock,
+				this.quorumRelease);
 	}
 
 	/**
-	 * Releases on every server; fails when fewer than a quorum answered, as the locks may then stay
-	 * held until their lease ends.
+	 * Releases on every server, and announces it when a quorum released; fails when fewer than a quorum
+	 * answered, as the locks may then stay held until their lease ends.
 	 * @return the most locks released on any one server
 	 */
 	@Override
 	public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
 		Duration timeout = untimedCallTimeout();
-		return NodeAnswer.askAll(this.nodes, (node) -> node.release(keys, ownerToken), timeout).thenApply((answers) -> {
+		return this.quorumRelease.release(this.nodes, keys, ownerToken, timeout).thenApply((answers) -> {
 			NodeAnswer.requireQuorum(answers, this.quorum, "release of " + KeyMasking.describe(keys), timeout);
 			return answers.stream()
 				.filter(NodeAnswer::answered)

@@ -1,7 +1,6 @@
 package dev.locksmith.redlock;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -35,19 +34,14 @@ final class RedlockNode implements AutoCloseable {
 	}
 
 	/**
-	 * Releases the locks that {@code ownerToken} holds here, and when any was held, tells this server's
-	 * subscribers to look again; the answer does not wait for that notice.
+	 * Tells this server's subscribers that {@code ownerToken} freed {@code keys}, without waiting for it:
+	 * a notice that fails only leaves the waiters to their re-check.
 	 */
-	CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
-		return this.locks.release(keys, ownerToken).thenApply((released) -> {
-			if (released > 0) {
-				this.locks.announceRelease(keys).whenComplete((done, failure) -> {
-					if (failure != null) {
-						logger.debug("Could not announce a release on " + this.name + "; its waiters re-check", failure);
-					}
-				});
+	void announceRelease(List<String> keys, String ownerToken) {
+		this.locks.announceRelease(keys, ownerToken).whenComplete((done, failure) -> {
+			if (failure != null) {
+				logger.debug("Could not announce a release on " + this.name + "; its waiters re-check", failure);
 			}
-			return released;
 		});
 	}
 

@@ -12,8 +12,9 @@ import dev.locksmith.redis.RedisReleaseNotifications;
 
 /**
  * Release notifications from every Redlock server: a waiter watches its keys on each of them and looks
- * again when any one announces a release, so a server that is down delays nobody. Each server has its
- * own subscriber connection, dispatch thread and housekeeping thread.
+ * again when any one announces a release, so a server that is down delays nobody; the other servers'
+ * notices of the same release are dropped. Each server has its own subscriber connection, dispatch
+ * thread and housekeeping thread.
  *
  * @since 0.1.0
  */
@@ -27,7 +28,8 @@ public final class RedlockReleaseNotifications implements ReleaseNotifications, 
 
 	@Override
 	public void listen(Listener listener) {
-		this.servers.forEach((server) -> server.listen(listener));
+		Listener firstNotices = new FirstNotices(listener);
+		this.servers.forEach((server) -> server.listen(firstNotices));
 	}
 
 	/** Watches the key on every server, all within {@code maxWait} together. */

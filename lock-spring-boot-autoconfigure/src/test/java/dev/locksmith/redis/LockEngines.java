@@ -3,14 +3,17 @@ package dev.locksmith.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.testing.RedisServer;
 
 /**
- * Lock engines on one real {@code redis-server}, each as a separate process would run it: its own
+ * Lock engines on real {@code redis-server}s, each as a separate process would run it: its own
  * connections, release notifications, backend and instance id ({@code p0}, {@code p1}, ...). Each is
  * connected, its scripts loaded and its subscriber connection opened before it is handed out, so that
  * no test measures, or interrupts, the first connection.
@@ -23,26 +26,42 @@ final class LockEngines implements AutoCloseable {
 
 	private final List<AutoCloseable> resources = new ArrayList<>();
 
+	/** Engines on one server. */
 	LockEngines(RedisServer redis, int count, Duration recheckInterval) {
+		this(count, recheckInterval, oneServer(redis));
+	}
+
+	/** Engines on the store each {@link Connected} that {@code connector} makes is connected to. */
+	LockEngines(int count, Duration recheckInterval, Supplier<Connected> connector) {
 		for (int i = 0; i < count; i++) {
-			LettuceConnectionFactory connections = redis.connectionFactory();
-			RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
-			RedisLockBackend backend = new RedisLockBackend(connections, KEYS);
-			DefaultLockService engine = DefaultLockService.builder(backend)
+			Connected store = connector.get();
+			this.resources.add(0, store.close());
+			DefaultLockService engine = DefaultLockService.builder(store.backend())
 				.instanceId("p" + i)
 				.recheckInterval(recheckInterval)
 				.storeTimeout(Duration.ofSeconds(2))
-				.releaseNotifications(notifications)
+				.releaseNotifications(store.notifications())
 				.build();
-			backend.warmUp().join();
-			notifications.watch("warm-up", Duration.ofSeconds(5));
-			notifications.unwatch("warm-up");
+			store.notifications().watch("warm-up", Duration.ofSeconds(5));
+			store.notifications().unwatch("warm-up");
 			this.engines.add(engine);
-			this.resources.add(0, connections::destroy);
-			this.resources.add(0, backend);
-			this.resources.add(0, notifications::destroy);
 			this.resources.add(0, engine);
 		}
+	}
+
+	/** Connects an engine to one server. */
+	static Supplier<Connected> oneServer(RedisServer redis) {
+		return () -> {
+			LettuceConnectionFactory connections = redis.connectionFactory();
+			RedisLockBackend backend = new RedisLockBackend(connections, KEYS);
+			backend.warmUp().join();
+			RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
+			return new Connected(backend, notifications, () -> {
+				notifications.destroy();
+				backend.close();
+				connections.destroy();
+			});
+		};
 	}
 
 	DefaultLockService engine(int index) {
@@ -59,6 +78,10 @@ final class LockEngines implements AutoCloseable {
 				// closing the rest matters more
 			}
 		}
+	}
+
+	/** One engine's connection to the store: its backend, warmed up, its notifications, and how to close both. */
+	record Connected(LockBackend backend, ReleaseNotifications notifications, AutoCloseable close) {
 	}
 
 }

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.locksmith.redis.QueueScenarioRun.Outcome;
-import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.fail;
@@ -53,12 +52,19 @@ class QueueInterleavingPropertyTests {
 
 	@Test
 	void theWaitQueueKeepsItsInvariantsInGeneratedInterleavings() throws Exception {
-		RedisServer redis = redisServer.server();
+		runTries(ScenarioStore.oneServer(redisServer.server()), DEFAULT_TRIES, DEFAULT_BUDGET_SECONDS);
+	}
+
+	/**
+	 * Runs generated scenarios on {@code store}, as many as the system properties say, else
+	 * {@code defaultTries} within {@code defaultBudgetSeconds}; fails with the first broken one, shrunk.
+	 */
+	static void runTries(ScenarioStore store, int defaultTries, int defaultBudgetSeconds) throws InterruptedException {
 		String fixedSeed = System.getProperty("locksmith.pbt.seed");
 		String triesProperty = System.getProperty("locksmith.pbt.tries");
-		int tries = (fixedSeed != null) ? 1 : (triesProperty != null) ? Integer.parseInt(triesProperty) : DEFAULT_TRIES;
+		int tries = (fixedSeed != null) ? 1 : (triesProperty != null) ? Integer.parseInt(triesProperty) : defaultTries;
 		long budgetNanos = (fixedSeed == null && triesProperty == null)
-				? TimeUnit.SECONDS.toNanos(DEFAULT_BUDGET_SECONDS) : Long.MAX_VALUE;
+				? TimeUnit.SECONDS.toNanos(defaultBudgetSeconds) : Long.MAX_VALUE;
 		int maxClients = Integer.getInteger("locksmith.pbt.clients", DEFAULT_MAX_CLIENTS);
 		long masterSeed = (fixedSeed != null) ? Long.parseLong(fixedSeed) : new Random().nextLong();
 		Random seeds = new Random(masterSeed);
@@ -67,18 +73,18 @@ class QueueInterleavingPropertyTests {
 		for (; tried < tries && System.nanoTime() - started < budgetNanos; tried++) {
 			long seed = (fixedSeed != null) ? masterSeed : seeds.nextLong();
 			QueueScenario scenario = QueueScenario.generate(new Random(seed), maxClients);
-			Outcome outcome = QueueScenarioRun.run(redis, scenario);
+			Outcome outcome = QueueScenarioRun.run(store, scenario);
 			System.out.printf("pbt try %d, seed %d: %s; %s%n", tried + 1, seed,
 					outcome.failed() ? "FAILED " + outcome.firstKind() : "passed", outcome.figures());
 			if (outcome.failed()) {
-				reportFailure(redis, seed, tried + 1, scenario, outcome);
+				reportFailure(store, seed, tried + 1, scenario, outcome);
 			}
 		}
 		System.out.printf("pbt: %d scenario(s) passed in %d s (first seed from master seed %d)%n", tried,
 				TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), masterSeed);
 	}
 
-	private static void reportFailure(RedisServer redis, long seed, int tryNumber, QueueScenario original,
+	private static void reportFailure(ScenarioStore store, long seed, int tryNumber, QueueScenario original,
 			Outcome failure) throws InterruptedException {
 		String kind = failure.firstKind();
 		QueueScenario shrunk = original;
@@ -96,7 +102,7 @@ class QueueInterleavingPropertyTests {
 				}
 				Outcome outcome = null;
 				for (int run = 0; run < RUNS_PER_SHRINK_CANDIDATE && (outcome == null || !outcome.failed()); run++) {
-					outcome = QueueScenarioRun.run(redis, candidate);
+					outcome = QueueScenarioRun.run(store, candidate);
 					runs++;
 				}
 				if (outcome.failed() && outcome.firstKind().equals(kind)) {

@@ -26,12 +26,13 @@ import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.redis.QueueScenario.Client;
 import dev.locksmith.redis.QueueScenario.Ending;
-import dev.locksmith.testing.RedisServer;
 
 /**
- * Runs one {@link QueueScenario} on a real {@code redis-server} with two engines, each client on a
- * thread of its own, and checks the invariants of the wait queue after every grant and release and
- * every {@value #SAMPLE_MILLIS} ms in between, then once more at the end:
+ * Runs one {@link QueueScenario} on a {@link ScenarioStore} of real {@code redis-server}s with two
+ * engines, each client on a thread of its own, and checks the invariants of the wait queue after every
+ * grant and release and every {@value #SAMPLE_MILLIS} ms in between, then once more at the end. On
+ * several servers (Redlock) a key's holder is the owner a majority of them name, and the script bounds
+ * are per server:
  * <ul>
  * <li>no key held by two owners: two handles of one key that both say {@code isHeld()} while Redis names
  * one of them;</li>
@@ -88,7 +89,7 @@ final class QueueScenarioRun {
 
 	private static final Pattern OWNER_TOKEN = Pattern.compile("p\\d+:[0-9a-f]{32}");
 
-	private final RedisServer redis;
+	private final ScenarioStore store;
 
 	private final QueueScenario scenario;
 
@@ -116,17 +117,17 @@ final class QueueScenarioRun {
 
 	private long maxScriptsInASecond;
 
-	private QueueScenarioRun(RedisServer redis, QueueScenario scenario) {
-		this.redis = redis;
+	private QueueScenarioRun(ScenarioStore store, QueueScenario scenario) {
+		this.store = store;
 		this.scenario = scenario;
 	}
 
-	/** Runs {@code scenario} on an emptied {@code redis} and returns what it found. */
-	static Outcome run(RedisServer redis, QueueScenario scenario) throws InterruptedException {
-		redis.command("FLUSHALL");
-		try (LockEngines engines = new LockEngines(redis, QueueScenario.ENGINES, RECHECK_INTERVAL)) {
-			redis.resetStats();
-			return new QueueScenarioRun(redis, scenario).execute(engines);
+	/** Runs {@code scenario} on an emptied {@code store} and returns what it found. */
+	static Outcome run(ScenarioStore store, QueueScenario scenario) throws InterruptedException {
+		store.flush();
+		try (LockEngines engines = store.engines(QueueScenario.ENGINES, RECHECK_INTERVAL)) {
+			store.resetStats();
+			return new QueueScenarioRun(store, scenario).execute(engines);
 		}
 	}
 
@@ -191,9 +192,10 @@ final class QueueScenarioRun {
 			threads.awaitTermination(30, TimeUnit.SECONDS);
 		}
 		long ops = this.operations.get();
-		if (!this.stop.get() && ops > 0 && (double) scripts / ops > SCRIPTS_PER_OPERATION) {
+		double perOperation = SCRIPTS_PER_OPERATION * this.store.servers().size();
+		if (!this.stop.get() && ops > 0 && (double) scripts / ops > perOperation) {
 			violation("scripts", String.format("%d scripts for %d lock operations, more than %.0f per operation",
-					scripts, ops, SCRIPTS_PER_OPERATION));
+					scripts, ops, perOperation));
 		}
 		return new Outcome(this.violations.stream().map(this::named).toList(), ops, scripts, this.maxScriptsInASecond,
 				elapsedMillis(), this.log.stream().map(this::named).toList());
@@ -433,9 +435,10 @@ final class QueueScenarioRun {
 			.orElseThrow();
 		long inWindow = scripts - first[1];
 		this.maxScriptsInASecond = Math.max(this.maxScriptsInASecond, inWindow);
-		if (inWindow > SCRIPTS_PER_SECOND) {
+		long perSecond = SCRIPTS_PER_SECOND * this.store.servers().size();
+		if (inWindow > perSecond) {
 			violation("scripts", inWindow + " scripts within " + TimeUnit.NANOSECONDS.toMillis(now - first[0])
-					+ "ms, more than " + SCRIPTS_PER_SECOND + " in a second; Redis: "
+					+ "ms, more than " + perSecond + " in a second; Redis: "
 					+ snapshot().describe(this.scenario.clients().stream().flatMap((c) -> c.keys().stream())
 						.distinct().sorted().toList(), this.keys));
 		}
@@ -443,13 +446,13 @@ final class QueueScenarioRun {
 
 	/** Scripts the clients ran: every EVAL and EVALSHA since the reset but this run's own snapshots. */
 	private synchronized long scriptsSoFar() {
-		return this.redis.callsOf("evalsha", "eval") - this.ownScripts;
+		return this.store.scripts() - this.ownScripts;
 	}
 
 	private synchronized Snapshot snapshot() {
-		String reply = this.redis.command("EVAL", SNAPSHOT, "0", "lock:*");
-		this.ownScripts++;
-		return Snapshot.parse(reply);
+		List<String> replies = this.store.eval(SNAPSHOT, "lock:*");
+		this.ownScripts += replies.size();
+		return Snapshot.merge(replies);
 	}
 
 	/**
@@ -570,19 +573,33 @@ final class QueueScenarioRun {
 
 	}
 
-	/** Every Locksmith key in Redis at one moment: its type, PTTL and value, and the server's clock. */
+	/**
+	 * Every Locksmith key at one moment: its PTTL (-1 when any server keeps it without one, else the
+	 * longest), its value (the one a majority of the servers hold, else empty), and the first server's
+	 * clock.
+	 */
 	private record Snapshot(long serverMillis, Map<String, Long> pttls, Map<String, String> values) {
 
-		static Snapshot parse(String reply) {
-			String[] lines = reply.split("\n");
+		static Snapshot merge(List<String> replies) {
 			Map<String, Long> pttls = new LinkedHashMap<>();
-			Map<String, String> values = new LinkedHashMap<>();
-			for (int i = 1; i < lines.length; i++) {
-				String[] fields = lines[i].split("\t", 4);
-				pttls.put(fields[0], Long.parseLong(fields[2]));
-				values.put(fields[0], (fields.length > 3) ? fields[3] : "");
+			Map<String, Map<String, Integer>> votes = new LinkedHashMap<>();
+			for (String reply : replies) {
+				String[] lines = reply.split("\n");
+				for (int i = 1; i < lines.length; i++) {
+					String[] fields = lines[i].split("\t", 4);
+					long pttl = Long.parseLong(fields[2]);
+					pttls.merge(fields[0], pttl, (a, b) -> (a == -1 || b == -1) ? -1 : Math.max(a, b));
+					votes.computeIfAbsent(fields[0], (k) -> new HashMap<>())
+						.merge((fields.length > 3) ? fields[3] : "", 1, Integer::sum);
+				}
 			}
-			return new Snapshot(Long.parseLong(lines[0]), pttls, values);
+			Map<String, String> values = new LinkedHashMap<>();
+			votes.forEach((key, counts) -> values.put(key, counts.entrySet().stream()
+				.filter((vote) -> vote.getValue() > replies.size() / 2)
+				.map(Map.Entry::getKey)
+				.findFirst()
+				.orElse("")));
+			return new Snapshot(Long.parseLong(replies.get(0).split("\n")[0]), pttls, values);
 		}
 
 		String value(String key) {
