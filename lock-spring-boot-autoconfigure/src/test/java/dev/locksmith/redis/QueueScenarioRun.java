@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.HandleOwnerTokens;
 import dev.locksmith.core.LockHandle;
@@ -67,6 +69,9 @@ final class QueueScenarioRun {
 
 	/** How late after its end a released or abandoned lease may still be seen in Redis (sampling and load). */
 	static final long LEASE_END_SLACK_MILLIS = 300;
+
+	/** What follows the owner token in a lock released before its minimum hold ended (extend.lua). */
+	private static final String RELEASED_MARK = "+released";
 
 	private static final String SNAPSHOT = """
 			local t = redis.call('TIME')
@@ -381,7 +386,7 @@ final class QueueScenarioRun {
 			long lateMillis = TimeUnit.NANOSECONDS.toMillis(now - endsAt);
 			if (lateMillis > LEASE_END_SLACK_MILLIS) {
 				for (String key : grant.client.keys()) {
-					if (grant.ownerToken.equals(snapshot.value(this.keys.lockKey(key)))) {
+					if (grant.ownerToken.equals(snapshot.holder(this.keys.lockKey(key)))) {
 						violation("lease end", "c" + grant.client.id() + " " + what + ", but Redis still gives it '" + key
 								+ "' " + lateMillis + "ms after that ended (PTTL "
 								+ snapshot.pttls.get(this.keys.lockKey(key)) + "ms)");
@@ -403,7 +408,7 @@ final class QueueScenarioRun {
 		Set<Integer> eligible = new HashSet<>();
 		this.waiting.values().stream().sorted((x, y) -> Long.compare(x.callStart, y.callStart)).forEach((waiter) -> {
 			boolean free = waiter.client.keys().stream().allMatch((key) -> {
-				String holder = snapshot.value(this.keys.lockKey(key));
+				String holder = snapshot.holder(this.keys.lockKey(key));
 				return !reserved.contains(key) && (holder == null || !grantTokens.contains(holder));
 			});
 			if (free) {
@@ -605,6 +610,13 @@ final class QueueScenarioRun {
 		String value(String key) {
 			String value = this.values.get(key);
 			return (value == null || value.isEmpty()) ? null : value;
+		}
+
+		/** The owner token a lock key names: a released lock kept for its minimum hold still names its owner's. */
+		@Nullable String holder(String key) {
+			String value = value(key);
+			return (value != null && value.endsWith(RELEASED_MARK))
+					? value.substring(0, value.length() - RELEASED_MARK.length()) : value;
 		}
 
 		String describe(List<String> lockKeys, RedisLockKeys names) {
