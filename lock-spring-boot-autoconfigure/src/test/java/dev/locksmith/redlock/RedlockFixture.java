@@ -19,6 +19,12 @@ final class RedlockFixture implements AutoCloseable {
 
 	static final Duration STORE_TIMEOUT = Duration.ofSeconds(2);
 
+	/**
+	 * The node timeout of the lock services built here: a loaded test machine does not answer within the
+	 * default, 5% of the ttl (50ms for the contract's 1s leases), and Redlock then rightly fails closed.
+	 */
+	static final Duration NODE_TIMEOUT = Duration.ofMillis(250);
+
 	private final List<AutoCloseable> resources = new ArrayList<>();
 
 	/** New connections to {@code servers}. */
@@ -33,13 +39,13 @@ final class RedlockFixture implements AutoCloseable {
 		return backend(connect(servers), customizer);
 	}
 
-	/** A lock service builder on {@code servers}, with release notifications from each of them. */
+	/** A lock service builder on {@code servers}, with release notifications from each of them, and {@link #NODE_TIMEOUT}. */
 	DefaultLockService.Builder serviceBuilder(List<RedisServer> servers) {
 		RedlockServers connections = connect(servers);
 		RedlockReleaseNotifications notifications = new RedlockReleaseNotifications(
 				connections.connectionFactories(), KEYS);
 		this.resources.add(0, notifications::destroy);
-		return DefaultLockService.builder(backend(connections, UnaryOperator.identity()))
+		return DefaultLockService.builder(backend(connections, (builder) -> builder.nodeTimeout(NODE_TIMEOUT)))
 			.storeTimeout(STORE_TIMEOUT)
 			.releaseNotifications(notifications);
 	}
