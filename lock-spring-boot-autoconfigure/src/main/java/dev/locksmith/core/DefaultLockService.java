@@ -183,6 +183,10 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 					attempt = attempt(keys, ownerToken, grant, Duration.ofNanos(remaining));
 					handle = attempt.handle;
 					remaining = deadline - System.nanoTime();
+					if (handle == null) {
+						// A hand-over noticed before this refusal was answered is older than it: the store had taken it back.
+						waiter.takeHandedLock();
+					}
 				}
 				if (handle != null || remaining <= 0) {
 					break;
@@ -256,13 +260,15 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	private @Nullable DefaultLockHandle takeHandedLock(Waiter waiter, List<String> keys, String ownerToken, Grant grant,
 			long lastSentAt) {
 		HandedLock handed = waiter.takeHandedLock();
-		if (handed == null || !Lease.of(lastSentAt, handed.claimLease(), driftAllowance(grant.options().ttl()))
-			.runsAt(System.nanoTime())) {
+		LockOptions options = grant.options();
+		if (handed == null || options.holdAtLeast().compareTo(handed.claimLease()) > 0
+				|| !Lease.of(lastSentAt, handed.claimLease(), driftAllowance(options.ttl())).runsAt(System.nanoTime())) {
+			// A minimum hold longer than the claim asks the store, which sets the full lease before work starts.
 			return null;
 		}
 		DefaultLockHandle handle = hold(keys, ownerToken, List.of(handed.fencingToken()), grant, lastSentAt,
 				handed.claimLease());
-		if (grant.options().renew() && this.renewer != null) {
+		if (options.renew() && this.renewer != null) {
 			// Due at once: the renewal thread extends the claim to the full lease.
 			this.renewer.register(handle);
 		}
@@ -288,16 +294,15 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		Duration ttl = handle.ttl();
 		long sentAt = System.nanoTime();
 		this.store.extendInBackground(leases(handle, ttl, false)).whenComplete((extended, failure) -> {
+			if (failure == null && extended) {
+				handle.leaseStarted(sentAt, ttl);
+				return;
+			}
 			if (failure != null) {
 				logger.log(Level.WARNING, "Could not extend the claim of lock '" + KeyMasking.mask(handle.key())
-						+ "' to its lease; it ends with the claim", failure);
+						+ "' to its lease; it is counted as lost", failure);
 			}
-			else if (extended) {
-				handle.leaseStarted(sentAt, ttl);
-			}
-			else {
-				leaseLost(handle);
-			}
+			leaseLost(handle);
 		});
 	}
 

@@ -179,9 +179,14 @@ final class LeaseRenewer implements AutoCloseable {
 		return due;
 	}
 
-	/** How much earlier than due a lease may be renewed: a sixth of it, still well inside its lease. */
+	/**
+	 * How much earlier or later than due a lease may be renewed: a sixth of its ttl, still well inside its
+	 * lease, but never more than half of what is left after its due time of the lease it holds now (a lock
+	 * handed over holds only a short claim lease until its first renewal).
+	 */
 	private static long coalescingWindow(DefaultLockHandle handle) {
-		return handle.ttl().toNanos() / 6;
+		long leftAfterDue = handle.leaseDeadlineNanos() - handle.renewalDueNanos();
+		return Math.max(0, Math.min(handle.ttl().toNanos() / 6, leftAfterDue / 2));
 	}
 
 	/**
@@ -251,7 +256,8 @@ final class LeaseRenewer implements AutoCloseable {
 			this.onLost.accept(handle);
 		}
 		else {
-			long retryIn = Math.max(MIN_RETRY_NANOS, handle.ttl().toNanos() / 10);
+			long leaseLeft = handle.leaseDeadlineNanos() - now;
+			long retryIn = Math.max(MIN_RETRY_NANOS, Math.min(handle.ttl().toNanos() / 10, leaseLeft / 3));
 			handle.retryRenewalAt(now + retryIn);
 		}
 	}

@@ -72,6 +72,10 @@ for i = 1, n do
     handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
   elseif holder or redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, -deadline, 'RPUSH', queueFor)
+    if not holder then
+      -- free, and the caller no longer takes it: the next waiter that can use it does
+      handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
+    end
   end
 end
 return {0, busy, redis.call('PTTL', KEYS[busy])}

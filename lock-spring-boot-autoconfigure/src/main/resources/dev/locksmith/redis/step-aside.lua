@@ -24,7 +24,7 @@ for i = 1, n do
   if redis.call('HEXISTS', KEYS[3 * n + i], owner) == 1 or (held and redis.call('EXISTS', KEYS[2 * n + i]) == 1) then
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, parked, 'LPUSH', queueFor)
   end
-  if held then
+  if held or redis.call('EXISTS', KEYS[i]) == 0 then
     handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[4 + i], claimLease, fenceLifetime)
   end
 end

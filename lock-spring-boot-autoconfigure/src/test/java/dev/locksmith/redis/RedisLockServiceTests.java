@@ -153,6 +153,28 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 	}
 
 	@Test
+	void aLockHandedOverIsRenewedBeforeItsClaimEndsWhileAnotherLeaseHasARenewalPending() throws Exception {
+		DefaultLockService service = newService();
+		LockHandle other = service.tryAcquire("other", LockOptions.ofTtl(Duration.ofSeconds(9))).orElseThrow();
+		LockHandle holder = service.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
+		redis.resetStats();
+		CompletableFuture<Optional<LockHandle>> waiter = waitInBackground(service, "job", Duration.ofSeconds(20));
+		await().alias("first try, and try once subscribed, both answered").until(() -> redis.callsOf("evalsha") == 2);
+
+		holder.close();
+
+		LockHandle handed = waiter.get(20, TimeUnit.SECONDS).orElseThrow();
+		await().atMost(Duration.ofSeconds(10))
+			.alias("renewed to the full lease before the " + RedisLockBackend.DEFAULT_CLAIM_LEASE.toMillis()
+					+ "ms claim ended, not at the other lease's renewal 3s after it was taken")
+			.until(() -> Long.parseLong(redis.command("PTTL", KEYS.lockKey("job"))) > RedisLockBackend.DEFAULT_CLAIM_LEASE
+				.toMillis());
+		assertThat(handed.isHeld()).isTrue();
+		handed.close();
+		other.close();
+	}
+
+	@Test
 	void allWaitersOfAProcessShareOneSubscriberConnection() throws Exception {
 		DefaultLockService other = newService();
 		List<LockHandle> holders = new ArrayList<>();

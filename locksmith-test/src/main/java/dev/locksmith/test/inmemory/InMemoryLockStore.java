@@ -144,7 +144,7 @@ final class InMemoryLockStore {
 			if (queueForNanos > 0 && (key.equals(busyKey) || handedToCaller || holder != null || hasWaiters(key, now))) {
 				queueOf(key).stand(ownerToken, now + queueForNanos, !key.equals(busyKey), handedToCaller);
 			}
-			if (handedToCaller) {
+			if (handedToCaller || holder == null) {
 				handOn(key, now, null, handedOver);
 			}
 		}
