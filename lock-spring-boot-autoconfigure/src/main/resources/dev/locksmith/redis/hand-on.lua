@@ -57,3 +57,15 @@ local function handOn(lock, fence, queue, deadlines, channel, claimLease, fenceL
   end
   return nil
 end
+
+-- Frees a lock the script found set: hands it on, or deletes it when nobody but parked waiters waits.
+-- The lock is overwritten before it could be deleted, never deleted and then set again: on the source
+-- node of a migrating slot a key that is gone counts as moved, so a command on a key the script itself
+-- deleted fails the script halfway ("non local key"), and Redis keeps the commands that ran before.
+-- A script runs there only when all its keys exist (else TRYAGAIN or ASK before it starts), so every
+-- script that frees a lock ends its work on the lock key with this.
+local function free(lock, fence, queue, deadlines, channel, claimLease, fenceLifetime)
+  if not handOn(lock, fence, queue, deadlines, channel, claimLease, fenceLifetime) then
+    redis.call('DEL', lock)
+  end
+end
