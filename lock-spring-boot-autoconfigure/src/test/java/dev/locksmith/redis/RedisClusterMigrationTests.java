@@ -1,0 +1,276 @@
+package dev.locksmith.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.testing.RedisCluster;
+import dev.locksmith.testing.RedisServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Locks on a Redis Cluster while a hash slot moves to another master step by step, the way
+ * {@code redis-cli --cluster reshard} moves it: the slot migrating on its node and importing on the
+ * other, its keys moved one by one, then handed over. While some of a lock's keys have moved, Redis
+ * refuses its scripts with {@code TRYAGAIN}; Locksmith sends them again within the Redis timeout.
+ */
+class RedisClusterMigrationTests {
+
+	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
+
+	/** Locksmith's default {@code redis-timeout}: the longest a slot may migrate without a failed call. */
+	private static final Duration REDIS_TIMEOUT = Duration.ofSeconds(2);
+
+	private static final Duration CLAIM_LEASE = Duration.ofSeconds(1);
+
+	private static final Duration LONG = Duration.ofSeconds(20);
+
+	private static final Pattern TRYAGAIN = Pattern.compile("errorstat_TRYAGAIN:count=(\\d+)");
+
+	private static RedisCluster cluster;
+
+	private final List<AutoCloseable> resources = new ArrayList<>();
+
+	private final List<Thread> threads = new ArrayList<>();
+
+	private StringRedisTemplate redis;
+
+	@BeforeAll
+	static void startCluster() {
+		cluster = RedisCluster.start();
+	}
+
+	@AfterAll
+	static void stopCluster() {
+		cluster.close();
+	}
+
+	@BeforeEach
+	void connect() {
+		cluster.nodes().forEach((node) -> node.command("FLUSHALL"));
+		LettuceConnectionFactory connections = cluster.connectionFactory();
+		this.resources.add(connections::destroy);
+		this.redis = new StringRedisTemplate(connections);
+	}
+
+	@AfterEach
+	void close() throws Exception {
+		this.threads.forEach(Thread::interrupt);
+		for (Thread thread : this.threads) {
+			thread.join(TimeUnit.SECONDS.toMillis(30));
+		}
+		for (AutoCloseable resource : this.resources) {
+			resource.close();
+		}
+	}
+
+	@Test
+	void fencedWorkGoesThroughAMigratingSlotWithoutAFailedCall() throws Exception {
+		RedisServer checkerServer = RedisServer.start();
+		this.resources.add(0, checkerServer);
+		Checker checker = new Checker(checkerServer.port());
+		this.resources.add(0, checker);
+		LockOptions options = LockOptions.ofTtl(Duration.ofSeconds(2)).withWaitTime(LONG);
+		for (DefaultLockService service : List.of(newService(), newService())) {
+			for (int i = 0; i < 2; i++) {
+				start(() -> FencedCounterWorker.work(service, options, checker));
+			}
+		}
+		String account = Checker.KEYS.get(0);
+		await().atMost(Duration.ofMinutes(1)).until(() -> checker.seen(account) > 0 && accepted(checker) >= 20);
+		Map<String, Long> before = checker.snapshot();
+
+		Migration migration = Migration.begin(account, KEYS.fenceKey(account));
+		await().atMost(Duration.ofSeconds(10)).until(() -> refusals() >= migration.refusedBefore() + 10);
+		Duration window = timed(migration::finish);
+		long acceptedThen = accepted(checker);
+		await().atMost(Duration.ofMinutes(1)).until(() -> accepted(checker) >= acceptedThen + 20);
+		checker.stopWorkers();
+		Map<String, Long> after = checker.snapshot();
+
+		long failed = delta(before, after, "unavailable");
+		System.out.printf("Migrating slot: %d refusals of TRYAGAIN, %d failed lock calls, %d critical sections,"
+				+ " %d overlaps, %d lost updates (finishing took %d ms)%n", refusals() - migration.refusedBefore(), failed,
+				delta(before, after, "sections"), delta(before, after, "overlaps"),
+				after.get("accepted") - after.get("sum"), window.toMillis());
+		assertThat(failed).as("lock calls that failed while a slot merely migrated").isZero();
+		assertThat(after.getOrDefault("unexpected", 0L)).isZero();
+		assertThat(delta(before, after, "overlaps")).isZero();
+		assertThat(after.get("sum")).as("no lost update").isEqualTo(after.get("accepted"));
+	}
+
+	@Test
+	void aLockReleasedWhileItsSlotMovesGoesToItsWaitersInTurn() throws Exception {
+		String key = "moving";
+		LockHandle held = newService().tryAcquire(key, LockOptions.ofTtl(LONG)).orElseThrow();
+		DefaultLockService waiting = newService();
+		ConcurrentLinkedQueue<String> outcomes = new ConcurrentLinkedQueue<>();
+		for (int i = 0; i < 3; i++) {
+			start(() -> {
+				try (LockHandle handle = waiting.acquire(key, LockOptions.ofTtl(LONG).withWaitTime(LONG))) {
+					outcomes.add("acquired");
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				catch (RuntimeException ex) {
+					outcomes.add(ex.toString());
+				}
+			});
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> queued(key) == 3);
+
+		Migration migration = Migration.begin(key, KEYS.lockKey(key));
+		CompletableFuture<Void> release = CompletableFuture.runAsync(held::close);
+		await().atMost(Duration.ofSeconds(10)).until(() -> refusals() > migration.refusedBefore());
+		migration.finish();
+		long finished = System.nanoTime();
+		release.get(30, TimeUnit.SECONDS);
+		await().atMost(LONG).until(() -> outcomes.size() == 3);
+
+		System.out.printf("Slot moved under a held lock: waiters served %d ms after the slot moved%n",
+				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - finished));
+		assertThat(outcomes).as("every waiter got the lock, in turn").containsOnly("acquired");
+		assertThat(Duration.ofNanos(System.nanoTime() - finished)).isLessThan(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void waitersThatLeftWhileTheirSlotMigratedCostTheNextWaiterAtMostOneClaimLease() throws Exception {
+		String key = "ghosts";
+		LockHandle held = newService().tryAcquire(key, LockOptions.ofTtl(LONG)).orElseThrow();
+		DefaultLockService leaving = newService();
+		List<Thread> ghosts = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			ghosts.add(start(() -> {
+				try {
+					leaving.tryAcquire(key, LockOptions.ofTtl(LONG).withWaitTime(LONG));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}));
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> queued(key) == 4);
+		DefaultLockService nextWaiter = newService();
+		CompletableFuture<Optional<LockHandle>> next = CompletableFuture.supplyAsync(() -> acquire(nextWaiter, key));
+		await().atMost(Duration.ofSeconds(10)).until(() -> queued(key) == 5);
+
+		Migration migration = Migration.begin(key, KEYS.fenceKey(key));
+		ghosts.forEach(Thread::interrupt);
+		await().atMost(Duration.ofSeconds(10)).until(() -> ghosts.stream().noneMatch(Thread::isAlive)
+				&& refusals() >= migration.refusedBefore() + ghosts.size());
+		migration.finish();
+		long released = System.nanoTime();
+		held.close();
+		LockHandle handle = next.get(30, TimeUnit.SECONDS).orElseThrow();
+		Duration delay = Duration.ofNanos(System.nanoTime() - released);
+		handle.close();
+
+		System.out.printf("4 waiters left during a migration: the next waiter got the lock %d ms after the release%n",
+				delay.toMillis());
+		assertThat(delay).as("at most one claim lease for all the waiters that left")
+			.isLessThan(CLAIM_LEASE.plusMillis(500));
+	}
+
+	private static Optional<LockHandle> acquire(DefaultLockService service, String key) {
+		try {
+			return service.tryAcquire(key, LockOptions.ofTtl(LONG).withWaitTime(LONG));
+		}
+		catch (InterruptedException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private DefaultLockService newService() {
+		LettuceConnectionFactory connections = cluster.connectionFactory();
+		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
+		RedisLockBackend backend = new RedisLockBackend(connections, KEYS, CLAIM_LEASE);
+		DefaultLockService service = DefaultLockService.builder(backend)
+			.storeTimeout(REDIS_TIMEOUT)
+			.releaseNotifications(notifications)
+			.build();
+		this.resources.add(0, connections::destroy);
+		this.resources.add(0, backend);
+		this.resources.add(0, notifications::destroy);
+		this.resources.add(0, service);
+		return service;
+	}
+
+	private Thread start(Runnable work) {
+		Thread thread = new Thread(work, "migration-test-" + this.threads.size());
+		this.threads.add(thread);
+		thread.start();
+		return thread;
+	}
+
+	private long queued(String key) {
+		Long size = this.redis.opsForList().size(KEYS.queueKey(key));
+		return (size != null) ? size : 0;
+	}
+
+	/** The slot of a lock moving to another master, with how many refusals of TRYAGAIN came before. */
+	private record Migration(int slot, RedisServer target, long refusedBefore) {
+
+		/** Opens the migration of the slot of {@code key}'s lock and moves {@code firstMoved} there. */
+		static Migration begin(String key, String firstMoved) {
+			RedisServer serving = cluster.nodeServing(KEYS.lockKey(key));
+			RedisServer target = cluster.nodes().stream().filter((node) -> node != serving).findFirst().orElseThrow();
+			int slot = cluster.slotOf(KEYS.lockKey(key));
+			cluster.beginMigration(slot, target);
+			Migration migration = new Migration(slot, target, refusals());
+			cluster.moveKeys(target, firstMoved);
+			return migration;
+		}
+
+		/** Moves the other keys of the slot and gives it to the target. */
+		void finish() {
+			cluster.finishMigration(this.slot, this.target);
+		}
+
+	}
+
+	/** How many commands the masters refused with {@code TRYAGAIN} so far. */
+	private static long refusals() {
+		long refused = 0;
+		for (RedisServer node : cluster.nodes()) {
+			Matcher matcher = TRYAGAIN.matcher(node.command("INFO", "errorstats"));
+			refused += matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
+		}
+		return refused;
+	}
+
+	private static long accepted(Checker checker) {
+		return checker.snapshot().getOrDefault("accepted", 0L);
+	}
+
+	private static long delta(Map<String, Long> before, Map<String, Long> after, String counter) {
+		return after.getOrDefault(counter, 0L) - before.getOrDefault(counter, 0L);
+	}
+
+	private static Duration timed(Runnable step) {
+		long start = System.nanoTime();
+		step.run();
+		return Duration.ofNanos(System.nanoTime() - start);
+	}
+
+}
