@@ -8,8 +8,12 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterAll;
@@ -229,6 +233,42 @@ class RedisClusterMigrationTests {
 			.isLessThan(CLAIM_LEASE.plusMillis(500));
 	}
 
+	@Test
+	void aReleaseRefusedPastTheRedisTimeoutIsSentAgainInTheBackgroundUntilItSucceeds() throws Exception {
+		String key = "retried";
+		LockHandle held = newService(Duration.ofMillis(100)).tryAcquire(key, LockOptions.ofTtl(LONG)).orElseThrow();
+		Logger storeCalls = Logger.getLogger("dev.locksmith.core.StoreCalls");
+		List<String> logged = new CopyOnWriteArrayList<>();
+		Handler handler = new Handler() {
+
+			@Override
+			public void publish(LogRecord record) {
+				logged.add(record.getLevel() + " " + record.getMessage());
+			}
+
+			@Override
+			public void flush() {
+			}
+
+			@Override
+			public void close() {
+			}
+
+		};
+		storeCalls.addHandler(handler);
+		this.resources.add(() -> storeCalls.removeHandler(handler));
+
+		Migration migration = Migration.begin(key, KEYS.fenceKey(key));
+		held.close();
+		assertThat(this.redis.hasKey(KEYS.lockKey(key))).as("still locked while the slot migrates").isTrue();
+		migration.finish();
+
+		await().atMost(Duration.ofSeconds(5)).until(() -> logged.size() == 2);
+		assertThat(this.redis.hasKey(KEYS.lockKey(key))).as("released long before its lease ends").isFalse();
+		assertThat(logged.get(0)).startsWith("WARNING Could not release").contains("retrying until its lease ends");
+		assertThat(logged.get(1)).startsWith("INFO Released").endsWith("on a retry");
+	}
+
 	private static Optional<LockHandle> acquire(DefaultLockService service, String key) {
 		try {
 			return service.tryAcquire(key, LockOptions.ofTtl(LONG).withWaitTime(LONG));
@@ -239,11 +279,15 @@ class RedisClusterMigrationTests {
 	}
 
 	private DefaultLockService newService() {
+		return newService(REDIS_TIMEOUT);
+	}
+
+	private DefaultLockService newService(Duration redisTimeout) {
 		LettuceConnectionFactory connections = cluster.connectionFactory();
 		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
 		RedisLockBackend backend = new RedisLockBackend(connections, KEYS, CLAIM_LEASE);
 		DefaultLockService service = DefaultLockService.builder(backend)
-			.storeTimeout(REDIS_TIMEOUT)
+			.storeTimeout(redisTimeout)
 			.releaseNotifications(notifications)
 			.build();
 		this.resources.add(0, connections::destroy);
