@@ -16,6 +16,7 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -234,6 +235,25 @@ class RedisClusterMigrationTests {
 	}
 
 	@Test
+	void aReleaseInAMigratingSlotThatStillHasAllItsKeysIsNotCutInHalf() throws Exception {
+		String key = "whole";
+		LettuceConnectionFactory connections = cluster.connectionFactory();
+		RedisLockBackend backend = new RedisLockBackend(connections, KEYS, CLAIM_LEASE);
+		this.resources.add(0, connections::destroy);
+		this.resources.add(0, backend);
+		assertThat(backend.tryAcquire(List.of(key), "holder", LONG, LONG).get().acquired()).isTrue();
+		assertThat(backend.tryAcquire(List.of(key), "waiter", LONG, LONG).get().acquired()).isFalse();
+
+		Migration migration = Migration.begin(key, null);
+		int released = backend.release(List.of(key), "holder").get(10, TimeUnit.SECONDS);
+		migration.finish();
+
+		assertThat(released).isOne();
+		assertThat(this.redis.opsForValue().get(KEYS.lockKey(key))).as("handed to the waiter").isEqualTo("waiter");
+		assertThat(queued(key)).isZero();
+	}
+
+	@Test
 	void aReleaseRefusedPastTheRedisTimeoutIsSentAgainInTheBackgroundUntilItSucceeds() throws Exception {
 		String key = "retried";
 		LockHandle held = newService(Duration.ofMillis(100)).tryAcquire(key, LockOptions.ofTtl(LONG)).orElseThrow();
@@ -312,14 +332,16 @@ class RedisClusterMigrationTests {
 	/** The slot of a lock moving to another master, with how many refusals of TRYAGAIN came before. */
 	private record Migration(int slot, RedisServer target, long refusedBefore) {
 
-		/** Opens the migration of the slot of {@code key}'s lock and moves {@code firstMoved} there. */
-		static Migration begin(String key, String firstMoved) {
+		/** Opens the migration of the slot of {@code key}'s lock and moves {@code firstMoved}, if any, there. */
+		static Migration begin(String key, @Nullable String firstMoved) {
 			RedisServer serving = cluster.nodeServing(KEYS.lockKey(key));
 			RedisServer target = cluster.nodes().stream().filter((node) -> node != serving).findFirst().orElseThrow();
 			int slot = cluster.slotOf(KEYS.lockKey(key));
 			cluster.beginMigration(slot, target);
 			Migration migration = new Migration(slot, target, refusals());
-			cluster.moveKeys(target, firstMoved);
+			if (firstMoved != null) {
+				cluster.moveKeys(target, firstMoved);
+			}
 			return migration;
 		}
 
