@@ -203,7 +203,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 				unwatch(keys);
 			}
 			if (handle == null) {
-				this.store.releaseInBackground(keys, ownerToken);
+				Duration waitLeft = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+				this.store.releaseInBackground(keys, ownerToken, waitLeft);
 			}
 		}
 	}
@@ -324,14 +325,19 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			}
 		}
 		catch (LockUnavailableException ex) {
-			logger.log(Level.WARNING, "Could not release lock '" + KeyMasking.mask(handle.key())
-					+ "'; it frees itself when its lease ends", ex);
+			if (holdLeft.isZero()) {
+				this.store.retryRelease(handle.keys(), handle.ownerToken(), handle.leaseDeadlineNanos(), ex);
+			}
+			else {
+				logger.log(Level.WARNING, "Could not release lock '" + KeyMasking.mask(handle.key())
+						+ "'; it frees itself when its lease ends", ex);
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			// A shortened lease was sent already; only its answer goes unread.
 			if (holdLeft.isZero()) {
-				this.store.releaseInBackground(handle.keys(), handle.ownerToken());
+				this.store.releaseInBackground(handle.keys(), handle.ownerToken(), Duration.ZERO);
 			}
 		}
 	}

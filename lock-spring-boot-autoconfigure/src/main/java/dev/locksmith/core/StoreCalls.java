@@ -10,12 +10,14 @@ import java.util.function.Supplier;
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
 import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.internal.Resend;
 import dev.locksmith.core.internal.TimeLimit;
 
 /**
  * The engine's side of the {@link LockBackend}: waits for each store call on the caller's thread, at
  * most the store timeout, and turns silence into a {@link LockUnavailableException}. No thread is
- * started or borrowed per call. An acquisition that answers after its caller gave up is released.
+ * started or borrowed per call. A call the store refused for a passing reason (a migrating cluster
+ * slot) is sent again within that time. An acquisition that answers after its caller gave up is released.
  */
 final class StoreCalls {
 
@@ -25,14 +27,20 @@ final class StoreCalls {
 
 	private final TimeLimit timeLimit;
 
+	private final Duration timeout;
+
 	StoreCalls(LockBackend backend, Duration timeout) {
 		this.backend = backend;
 		this.timeLimit = new TimeLimit(timeout);
+		this.timeout = timeout;
 	}
 
+	/** Sent again while refused for a passing reason, within the timeout and the caller's wait when it waits less. */
 	AcquireResult tryAcquire(List<String> keys, String ownerToken, Duration ttl, Duration queueFor)
 			throws InterruptedException {
-		CompletableFuture<AcquireResult> call = this.backend.tryAcquire(keys, ownerToken, ttl, queueFor);
+		Duration within = (queueFor.isZero() || queueFor.compareTo(this.timeout) > 0) ? this.timeout : queueFor;
+		CompletableFuture<AcquireResult> call = Resend.until(deadline(within), Resend.WHEN_BUSY,
+				() -> this.backend.tryAcquire(keys, ownerToken, ttl, queueFor));
 		try {
 			return await(call, () -> "acquire of " + KeyMasking.describe(keys));
 		}
@@ -40,32 +48,61 @@ final class StoreCalls {
 			// Given back at once, which frees the locks of the slots that already answered (and any grant
 			// still in flight on the same connection), and again when the call ends, however it ends: a late
 			// grant is given back too, as is a script that failed on the way back but still ran.
-			releaseInBackground(keys, ownerToken);
-			call.whenComplete((late, failure) -> releaseInBackground(keys, ownerToken));
+			releaseInBackground(keys, ownerToken, queueFor);
+			call.whenComplete((late, failure) -> releaseInBackground(keys, ownerToken, queueFor));
 			throw ex;
 		}
 	}
 
 	int release(List<String> keys, String ownerToken) throws InterruptedException {
-		return await(this.backend.release(keys, ownerToken), () -> "release of " + KeyMasking.describe(keys));
+		return await(whileBusy(() -> this.backend.release(keys, ownerToken)),
+				() -> "release of " + KeyMasking.describe(keys));
 	}
 
-	/** Sends a release without waiting for it: for a waiter that gives up, or a grant nobody waits for. */
-	void releaseInBackground(List<String> keys, String ownerToken) {
-		this.backend.release(keys, ownerToken).whenComplete((released, failure) -> {
-			if (failure != null) {
-				logger.log(Level.DEBUG, "Could not release " + KeyMasking.describe(keys)
-						+ "; it frees itself when its lease ends", failure);
-			}
-		});
+	/**
+	 * Sends a release without waiting for it: for a waiter that gives up, or a grant nobody waits for.
+	 * However it fails, it is sent again for the timeout or {@code queuedFor}, the longer: the time the
+	 * owner's places in the queues last, so no queue keeps a waiter that left, for a release to hand a
+	 * lock to.
+	 */
+	void releaseInBackground(List<String> keys, String ownerToken, Duration queuedFor) {
+		Duration within = (queuedFor.compareTo(this.timeout) > 0) ? queuedFor : this.timeout;
+		Resend.until(deadline(within), Resend.ON_ANY_FAILURE, () -> this.backend.release(keys, ownerToken))
+			.whenComplete((released, failure) -> {
+				if (failure != null) {
+					logger.log(Level.DEBUG, "Could not release " + KeyMasking.describe(keys)
+							+ "; it frees itself when its lease ends", failure);
+				}
+			});
+	}
+
+	/**
+	 * Sends again, in the background, the release of a lock whose release failed with {@code failure},
+	 * until it succeeds or the lease ends at {@code leaseDeadlineNanos}: one WARN now, one line for the outcome.
+	 */
+	void retryRelease(List<String> keys, String ownerToken, long leaseDeadlineNanos, LockUnavailableException failure) {
+		String locks = KeyMasking.describe(keys);
+		logger.log(Level.WARNING, "Could not release " + locks + "; retrying until its lease ends in "
+				+ Math.max(0, Duration.ofNanos(leaseDeadlineNanos - System.nanoTime()).toMillis()) + "ms", failure);
+		Resend.until(leaseDeadlineNanos, Resend.ON_ANY_FAILURE, () -> this.backend.release(keys, ownerToken))
+			.whenComplete((released, retryFailure) -> {
+				if (retryFailure == null) {
+					logger.log(Level.INFO, "Released " + locks + " on a retry");
+				}
+				else {
+					logger.log(Level.WARNING, "Could not release " + locks
+							+ " before its lease ended; it freed itself then. Last failure: " + retryFailure);
+				}
+			});
 	}
 
 	/** Extends every lease or fails as one: for an extension that a caller asked for and waits on. */
 	List<Boolean> extend(List<LeaseExtension> leases) throws InterruptedException {
-		List<CompletableFuture<Boolean>> answers = this.backend.extend(leases);
-		return await(CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
-			.thenApply((done) -> answers.stream().map(CompletableFuture::join).toList()),
-				() -> "extend of " + KeyMasking.describe(leases.stream().map(LeaseExtension::key).toList()));
+		return await(whileBusy(() -> {
+			List<CompletableFuture<Boolean>> answers = this.backend.extend(leases);
+			return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+				.thenApply((done) -> answers.stream().map(CompletableFuture::join).toList());
+		}), () -> "extend of " + KeyMasking.describe(leases.stream().map(LeaseExtension::key).toList()));
 	}
 
 	/**
@@ -91,11 +128,20 @@ final class StoreCalls {
 	}
 
 	boolean isLocked(String key) throws InterruptedException {
-		return await(this.backend.isLocked(key), () -> "lookup of " + KeyMasking.describe(List.of(key)));
+		return await(whileBusy(() -> this.backend.isLocked(key)), () -> "lookup of " + KeyMasking.describe(List.of(key)));
 	}
 
 	Duration validity(Duration ttl) {
 		return this.backend.validity(ttl);
+	}
+
+	/** The call, sent again within the timeout while the store refuses it for a passing reason. */
+	private <T> CompletableFuture<T> whileBusy(Supplier<CompletableFuture<T>> call) {
+		return Resend.until(deadline(this.timeout), Resend.WHEN_BUSY, call);
+	}
+
+	private static long deadline(Duration within) {
+		return System.nanoTime() + within.toNanos();
 	}
 
 	private <T> T await(CompletableFuture<T> call, Supplier<String> what) throws InterruptedException {

@@ -19,6 +19,7 @@ import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.core.internal.DaemonThreadFactory;
 import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.internal.StoreBusyException;
 
 /**
  * {@link LockBackend} on one Redis deployment (standalone, Sentinel or Cluster) through Spring Data
@@ -54,6 +55,8 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	private final EvictionPolicyCheck evictionPolicy;
 
+	private final TopologyRefreshCheck topologyRefresh;
+
 	public RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this(connectionFactory, keys, DEFAULT_CLAIM_LEASE);
 	}
@@ -71,12 +74,14 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 		this.slots = new HashSlotPartitioner(this.scripts::isCluster);
 		this.claimLease = millis(claimLease);
 		this.evictionPolicy = new EvictionPolicyCheck(connectionFactory);
+		this.topologyRefresh = new TopologyRefreshCheck(connectionFactory);
 	}
 
 	/**
 	 * Connects and loads the scripts on a short-lived background thread, so that the first lock call
 	 * pays for neither, then checks that Redis does not evict lock keys: a WARN when its
-	 * {@code maxmemory-policy} is not {@code noeviction}. A failure is only logged: the first call
+	 * {@code maxmemory-policy} is not {@code noeviction}, and one when a cluster connection never
+	 * refreshes its topology. A failure is only logged: the first call
 	 * connects and loads the scripts itself.
 	 */
 	public CompletableFuture<Void> warmUp() {
@@ -88,6 +93,7 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 				logger.info("Could not warm up the Redis lock connection; the first lock call will: " + ex);
 			}
 			this.evictionPolicy.check();
+			this.topologyRefresh.check();
 		}, (task) -> WARM_UP_THREADS.newThread(task).start());
 	}
 
@@ -298,15 +304,29 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 			if (failure != null) {
 				Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
 						? failure.getCause() : failure;
-				throw (cause instanceof LockUnavailableException unavailable) ? unavailable
-						: new LockUnavailableException(
-								"Redis failed " + describe(operation, keys) + ": " + cause.getMessage(), cause);
+				if (cause instanceof LockUnavailableException unavailable) {
+					throw unavailable;
+				}
+				String message = "Redis failed " + describe(operation, keys) + ": " + cause.getMessage();
+				throw isRefusedBeforeRunning(cause) ? new StoreBusyException(message, cause)
+						: new LockUnavailableException(message, cause);
 			}
 			if (result == null) {
 				throw new LockUnavailableException("Redis returned no result for " + describe(operation, keys), null);
 			}
 			return reader.apply(result);
 		});
+	}
+
+	/**
+	 * Whether Redis refused a script because its slot is migrating: {@code TRYAGAIN} when only some of
+	 * its keys have moved, or a "non local key" when a command of the script found a key gone. The
+	 * scripts touch no key after deleting it, so the second comes before any write too (see
+	 * {@code free} in hand-on.lua), and sending the script again is safe.
+	 */
+	private static boolean isRefusedBeforeRunning(Throwable cause) {
+		String message = String.valueOf(cause.getMessage());
+		return message.startsWith("TRYAGAIN") || message.contains("non local key");
 	}
 
 	private static String describe(String operation, List<String> keys) {

@@ -54,8 +54,7 @@ end
 if queueFor <= 0 then
   for i = 1, n do
     if redis.call('GET', KEYS[i]) == owner then
-      redis.call('DEL', KEYS[i])
-      handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
+      free(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
     end
   end
   return {0, busy, redis.call('PTTL', KEYS[busy])}
@@ -67,9 +66,8 @@ for i = 1, n do
   if i == busy then
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, deadline, 'RPUSH', queueFor)
   elseif holder == owner then
-    redis.call('DEL', KEYS[i])
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, -deadline, 'LPUSH', queueFor)
-    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
+    free(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
   elseif holder or redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, -deadline, 'RPUSH', queueFor)
     if not holder then

@@ -8,8 +8,8 @@
 -- ARGV[2]  how long a fencing counter outlives its last grant, in milliseconds
 -- ARGV[3]  release channel of the lock
 -- Returns  1 when a lock was deleted, else 0.
-if redis.call('DEL', KEYS[1]) == 0 then
+if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0
 end
-handOn(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[3], ARGV[1], ARGV[2])
+free(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[3], ARGV[1], ARGV[2])
 return 1

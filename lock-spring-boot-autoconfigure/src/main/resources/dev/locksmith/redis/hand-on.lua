@@ -57,3 +57,17 @@ local function handOn(lock, fence, queue, deadlines, channel, claimLease, fenceL
   end
   return nil
 end
+
+-- Frees a lock the script found set: hands it on, or deletes it when nobody but parked waiters waits.
+-- The lock is overwritten before it could be deleted, never deleted and then set again. On the node a
+-- slot migrates from, a script runs only when all its keys exist there (else Redis answers TRYAGAIN or
+-- ASK before it starts), but a key it deletes then counts as moved: the next command on that key fails
+-- the script halfway ("non local key"), and Redis keeps what the commands before it did. So no script
+-- touches a key after a command that may have deleted it (a DEL, or an LREM or HDEL that empties a
+-- queue), and every script that frees a lock ends its work on the lock key with this; a migration can
+-- then refuse a script, which the caller sends again, but never cut it in half.
+local function free(lock, fence, queue, deadlines, channel, claimLease, fenceLifetime)
+  if not handOn(lock, fence, queue, deadlines, channel, claimLease, fenceLifetime) then
+    redis.call('DEL', lock)
+  end
+end

@@ -9,6 +9,8 @@
 -- ARGV[3]          how long a fencing counter outlives its last grant, in milliseconds
 -- ARGV[3+i]        release channel of KEYS[i]
 -- Returns          how many of the locks were released; the others are gone or held by another owner.
+-- An owner waits for a lock or holds it, never both, so leaving a queue (which may empty it) and
+-- freeing the lock never touch the same queue twice in one run.
 local n = #KEYS / 4
 local owner, claimLease, fenceLifetime = ARGV[1], ARGV[2], ARGV[3]
 local released = 0
@@ -17,8 +19,7 @@ for i = 1, n do
     redis.call('LREM', KEYS[2 * n + i], 0, owner)
   end
   if redis.call('GET', KEYS[i]) == owner then
-    redis.call('DEL', KEYS[i])
-    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[3 + i], claimLease, fenceLifetime)
+    free(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[3 + i], claimLease, fenceLifetime)
     released = released + 1
   end
 end

@@ -17,14 +17,14 @@ local parked = -(serverTime() + queueFor)
 local givenBack = 0
 for i = 1, n do
   local held = redis.call('GET', KEYS[i]) == owner
-  if held then
-    redis.call('DEL', KEYS[i])
-    givenBack = givenBack + 1
-  end
   if redis.call('HEXISTS', KEYS[3 * n + i], owner) == 1 or (held and redis.call('EXISTS', KEYS[2 * n + i]) == 1) then
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, parked, 'LPUSH', queueFor)
   end
-  if held or redis.call('EXISTS', KEYS[i]) == 0 then
+  if held then
+    free(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[4 + i], claimLease, fenceLifetime)
+    givenBack = givenBack + 1
+  elseif redis.call('EXISTS', KEYS[i]) == 0 then
+    -- free, and this waiter no longer takes it: the next waiter that can use it does
     handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[4 + i], claimLease, fenceLifetime)
   end
 end

@@ -6,6 +6,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
 
 /**
@@ -29,7 +30,7 @@ public final class FencedCounterWorker {
 				Checker checker = new Checker(Integer.parseInt(args[1]))) {
 			Thread[] threads = new Thread[2];
 			for (int i = 0; i < threads.length; i++) {
-				threads[i] = new Thread(() -> work(worker, checker), "fenced-worker-" + i);
+				threads[i] = new Thread(() -> work(worker.locks, OPTIONS, checker), "fenced-worker-" + i);
 				threads[i].start();
 			}
 			for (Thread thread : threads) {
@@ -39,10 +40,11 @@ public final class FencedCounterWorker {
 		System.exit(0);
 	}
 
-	private static void work(WorkerLocks worker, Checker checker) {
+	/** Locks a random account with {@code options} and increments its counter, fenced, until told to stop. */
+	static void work(LockService locks, LockOptions options, Checker checker) {
 		while (!checker.stopped()) {
 			String key = Checker.KEYS.get(ThreadLocalRandom.current().nextInt(Checker.KEYS.size()));
-			try (LockHandle lock = worker.locks.acquire(key, OPTIONS)) {
+			try (LockHandle lock = locks.acquire(key, options)) {
 				checker.enter(key);
 				try {
 					long value = checker.read(key, lock.fencingToken());

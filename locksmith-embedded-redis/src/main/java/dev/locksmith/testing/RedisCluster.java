@@ -2,6 +2,8 @@ package dev.locksmith.testing;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -9,7 +11,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * A real Redis Cluster of three master {@code redis-server} processes on loopback ports, with the
- * 16,384 hash slots split between them, for tests of cluster behaviour.
+ * 16,384 hash slots split between them, for tests of cluster behaviour. A slot can be moved to
+ * another node step by step, the way {@code redis-cli --cluster reshard} does, to hold its migration open.
  */
 public final class RedisCluster implements AutoCloseable {
 
@@ -17,7 +20,12 @@ public final class RedisCluster implements AutoCloseable {
 
 	private static final int NODES = 3;
 
+	private static final int MIGRATE_TIMEOUT_MILLIS = 5000;
+
 	private final List<RedisServer> nodes = new ArrayList<>();
+
+	/** The slots moved since start, and the node that serves each now. */
+	private final Map<Integer, RedisServer> movedSlots = new ConcurrentHashMap<>();
 
 	private RedisCluster() {
 	}
@@ -60,13 +68,65 @@ public final class RedisCluster implements AutoCloseable {
 
 	/** The node that serves the hash slot of {@code key}, for pausing or killing that one node. */
 	public RedisServer nodeServing(String key) {
-		int slot = Integer.parseInt(this.nodes.get(0).command("CLUSTER", "KEYSLOT", key));
-		return this.nodes.get(slot / slotsPerNode());
+		int slot = slotOf(key);
+		return this.movedSlots.getOrDefault(slot, this.nodes.get(slot / slotsPerNode()));
+	}
+
+	/** The hash slot of {@code key}. */
+	public int slotOf(String key) {
+		return Integer.parseInt(this.nodes.get(0).command("CLUSTER", "KEYSLOT", key));
+	}
+
+	/**
+	 * Opens the migration of {@code slot} to {@code target}: the target imports it, its current node
+	 * migrates it. Until {@link #finishMigration}, its keys stay where they are unless moved by
+	 * {@link #moveKeys}, and commands on keys of several places answer {@code TRYAGAIN} or {@code ASK}.
+	 */
+	public void beginMigration(int slot, RedisServer target) {
+		RedisServer source = servingSlot(slot);
+		checkReply(target.command("CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", nodeId(source)));
+		checkReply(source.command("CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", nodeId(target)));
+	}
+
+	/** Moves {@code keys} of a slot whose migration is open from its current node to {@code target}. */
+	public void moveKeys(RedisServer target, String... keys) {
+		List<String> command = new ArrayList<>(List.of("MIGRATE", "127.0.0.1", Integer.toString(target.port()), "",
+				"0", Integer.toString(MIGRATE_TIMEOUT_MILLIS), "REPLACE", "KEYS"));
+		command.addAll(List.of(keys));
+		checkReply(servingSlot(slotOf(keys[0])).command(command.toArray(String[]::new)));
+	}
+
+	/** Moves the keys left of {@code slot} to {@code target} and gives it the slot, on every node. */
+	public void finishMigration(int slot, RedisServer target) {
+		RedisServer source = servingSlot(slot);
+		String left;
+		while (!(left = source.command("CLUSTER", "GETKEYSINSLOT", Integer.toString(slot), "100")).isEmpty()) {
+			moveKeys(target, left.split("\n"));
+		}
+		String[] owner = { "CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", nodeId(target) };
+		checkReply(target.command(owner));
+		checkReply(source.command(owner));
+		this.nodes.stream().filter((node) -> node != target && node != source).forEach((node) -> node.command(owner));
+		this.movedSlots.put(slot, target);
 	}
 
 	@Override
 	public void close() {
 		this.nodes.forEach(RedisServer::close);
+	}
+
+	private RedisServer servingSlot(int slot) {
+		return this.movedSlots.getOrDefault(slot, this.nodes.get(slot / slotsPerNode()));
+	}
+
+	private static String nodeId(RedisServer node) {
+		return node.command("CLUSTER", "MYID");
+	}
+
+	private static void checkReply(String reply) {
+		if (!reply.equals("OK") && !reply.equals("NOKEY")) {
+			throw new IllegalStateException("Redis refused a migration step: " + reply);
+		}
 	}
 
 	private static int slotsPerNode() {

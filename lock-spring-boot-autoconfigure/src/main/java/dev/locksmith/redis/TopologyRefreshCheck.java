@@ -1,0 +1,45 @@
+package dev.locksmith.redis;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Warns when Locksmith's Lettuce connection to a Redis Cluster never refreshes its view of the
+ * cluster: Lettuce then follows a moved slot command by command, but finds no node that joined
+ * after it connected, so every lock call for a slot moved to such a node fails until a restart.
+ */
+final class TopologyRefreshCheck {
+
+	private static final Log logger = LogFactory.getLog(TopologyRefreshCheck.class);
+
+	private final RedisConnectionFactory connectionFactory;
+
+	TopologyRefreshCheck(RedisConnectionFactory connectionFactory) {
+		this.connectionFactory = connectionFactory;
+	}
+
+	/** Warns, and answers false, for a Lettuce cluster connection without adaptive or periodic refresh. */
+	boolean check() {
+		if (!(this.connectionFactory instanceof LettuceConnectionFactory lettuce) || !lettuce.isClusterAware()) {
+			return true;
+		}
+		ClientOptions options = lettuce.getClientConfiguration().getClientOptions().orElse(null);
+		ClusterTopologyRefreshOptions refresh = (options instanceof ClusterClientOptions cluster)
+				? cluster.getTopologyRefreshOptions() : null;
+		boolean refreshes = refresh != null
+				&& (refresh.isPeriodicRefreshEnabled() || !refresh.getAdaptiveRefreshTriggers().isEmpty());
+		if (!refreshes) {
+			logger.warn("The Redis Cluster connection that Locksmith locks on never refreshes its topology: after "
+					+ "a slot moves to a node added later, every lock call for that slot fails. Set "
+					+ "spring.data.redis.lettuce.cluster.refresh.adaptive=true and "
+					+ "spring.data.redis.lettuce.cluster.refresh.period (for example 30s).");
+		}
+		return refreshes;
+	}
+
+}

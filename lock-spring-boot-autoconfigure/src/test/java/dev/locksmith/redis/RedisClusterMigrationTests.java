@@ -1,0 +1,369 @@
+package dev.locksmith.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.redis.ReliabilityReport.Outcome;
+import dev.locksmith.testing.RedisCluster;
+import dev.locksmith.testing.RedisServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Locks on a Redis Cluster while a hash slot moves to another master step by step, the way
+ * {@code redis-cli --cluster reshard} moves it: the slot migrating on its node and importing on the
+ * other, its keys moved one by one, then handed over. While some of a lock's keys have moved, Redis
+ * refuses its scripts with {@code TRYAGAIN}; Locksmith sends them again within the Redis timeout.
+ */
+class RedisClusterMigrationTests {
+
+	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
+
+	/** Locksmith's default {@code redis-timeout}: the longest a slot may migrate without a failed call. */
+	private static final Duration REDIS_TIMEOUT = Duration.ofSeconds(2);
+
+	private static final Duration CLAIM_LEASE = Duration.ofSeconds(1);
+
+	/** How long the fenced workload's slot migrates at least: half the Redis timeout. */
+	private static final Duration WINDOW = REDIS_TIMEOUT.dividedBy(2);
+
+	private static final Duration LONG = Duration.ofSeconds(20);
+
+	private static final Pattern TRYAGAIN = Pattern.compile("errorstat_TRYAGAIN:count=(\\d+)");
+
+	/** How many times the fenced workload's slot moves: {@code -Dlocksmith.stress.scale=N} for a longer run. */
+	private static final int WINDOWS = Math.max(1, Integer.getInteger("locksmith.stress.scale", 1));
+
+	private static final Map<Integer, String> report = new TreeMap<>();
+
+	private static RedisCluster cluster;
+
+	private final List<AutoCloseable> resources = new ArrayList<>();
+
+	private final List<Thread> threads = new ArrayList<>();
+
+	private StringRedisTemplate redis;
+
+	@BeforeAll
+	static void startCluster() {
+		cluster = RedisCluster.start();
+	}
+
+	@AfterAll
+	static void stopCluster() throws Exception {
+		String redis = ReliabilityReport.redisVersion(cluster.nodes().get(0).command("INFO", "server"));
+		cluster.close();
+		if (!report.isEmpty()) {
+			ReliabilityReport.writeSection("cluster-migration", "## A Redis Cluster slot migrating\n\n"
+					+ "Written by `RedisClusterMigrationTests` on a three-master cluster (Redis " + redis + "), with"
+					+ " locksmith.redis-timeout 2 s and a claim lease of 1 s. Four threads of two lock services do the"
+					+ " fenced workload above (2 s leases, waits up to 20 s) while the slot of one of the three accounts"
+					+ " moves the way `redis-cli --cluster reshard` moves it, held open for 1 s and until the slot"
+					+ " refused 10 scripts; `-Dlocksmith.stress.scale=N` moves it N times.\n\n"
+					+ String.join("\n", report.values()));
+		}
+	}
+
+	@BeforeEach
+	void connect() {
+		cluster.nodes().forEach((node) -> node.command("FLUSHALL"));
+		LettuceConnectionFactory connections = cluster.connectionFactory();
+		this.resources.add(connections::destroy);
+		this.redis = new StringRedisTemplate(connections);
+	}
+
+	@AfterEach
+	void close() throws Exception {
+		this.threads.forEach(Thread::interrupt);
+		for (Thread thread : this.threads) {
+			thread.join(TimeUnit.SECONDS.toMillis(30));
+		}
+		for (AutoCloseable resource : this.resources) {
+			resource.close();
+		}
+	}
+
+	@Test
+	void fencedWorkGoesThroughAMigratingSlotWithoutAFailedCall() throws Exception {
+		RedisServer checkerServer = RedisServer.start();
+		this.resources.add(0, checkerServer);
+		Checker checker = new Checker(checkerServer.port());
+		this.resources.add(0, checker);
+		LockOptions options = LockOptions.ofTtl(Duration.ofSeconds(2)).withWaitTime(LONG);
+		for (DefaultLockService service : List.of(newService(), newService())) {
+			for (int i = 0; i < 2; i++) {
+				start(() -> FencedCounterWorker.work(service, options, checker));
+			}
+		}
+		String account = Checker.KEYS.get(0);
+		await().atMost(Duration.ofMinutes(1)).until(() -> checker.seen(account) > 0 && accepted(checker) >= 20);
+		Map<String, Long> before = checker.snapshot();
+		long refusedBefore = refusals();
+		long longestWindow = 0;
+		Duration recovery = Duration.ZERO;
+		for (int window = 0; window < WINDOWS; window++) {
+			long opened = System.nanoTime();
+			Migration migration = Migration.begin(account, KEYS.fenceKey(account));
+			await().pollDelay(WINDOW).atMost(Duration.ofSeconds(10))
+				.until(() -> refusals() >= migration.refusedBefore() + 10);
+			migration.finish();
+			long finished = System.nanoTime();
+			longestWindow = Math.max(longestWindow, finished - opened);
+			long acceptedThen = accepted(checker);
+			await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(5))
+				.until(() -> accepted(checker) > acceptedThen);
+			recovery = Duration.ofNanos(Math.max(recovery.toNanos(), System.nanoTime() - finished));
+			await().atMost(Duration.ofMinutes(1)).until(() -> accepted(checker) >= acceptedThen + 20);
+		}
+		checker.stopWorkers();
+		Outcome outcome = Outcome.between("a busy account's slot migrating to another master, its fencing counter moved"
+				+ " first (every script of the slot refused with TRYAGAIN), then the slot handed over; " + WINDOWS
+				+ " time(s)", false, before, checker.snapshot(), recovery);
+		report.put(1, "| fault | critical sections | overlaps (allowed by the model?) | stale reads and writes rejected"
+				+ " | lost updates | lock calls that failed closed | recovery |\n|---|---|---|---|---|---|---|\n"
+				+ ReliabilityReport.row(outcome) + "\n\nThe migrating slot refused " + (refusals() - refusedBefore)
+				+ " scripts with TRYAGAIN; its longest window lasted "
+				+ TimeUnit.NANOSECONDS.toMillis(longestWindow) + " ms.\n");
+
+		assertThat(outcome.unavailable()).as("lock calls that failed while a slot merely migrated").isZero();
+		assertThat(checker.snapshot().getOrDefault("unexpected", 0L)).isZero();
+		assertThat(outcome.overlaps()).isZero();
+		assertThat(outcome.lostUpdates()).as("no lost update").isZero();
+	}
+
+	@Test
+	void aLockReleasedWhileItsSlotMovesGoesToItsWaitersInTurn() throws Exception {
+		String key = "moving";
+		LockHandle held = newService().tryAcquire(key, LockOptions.ofTtl(LONG)).orElseThrow();
+		DefaultLockService waiting = newService();
+		ConcurrentLinkedQueue<String> outcomes = new ConcurrentLinkedQueue<>();
+		for (int i = 0; i < 3; i++) {
+			start(() -> {
+				try (LockHandle handle = waiting.acquire(key, LockOptions.ofTtl(LONG).withWaitTime(LONG))) {
+					outcomes.add("acquired");
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				catch (RuntimeException ex) {
+					outcomes.add(ex.toString());
+				}
+			});
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> queued(key) == 3);
+
+		Migration migration = Migration.begin(key, KEYS.lockKey(key));
+		CompletableFuture<Void> release = CompletableFuture.runAsync(held::close);
+		await().atMost(Duration.ofSeconds(10)).until(() -> refusals() > migration.refusedBefore());
+		migration.finish();
+		long finished = System.nanoTime();
+		release.get(30, TimeUnit.SECONDS);
+		await().atMost(LONG).until(() -> outcomes.size() == 3);
+
+		Duration served = Duration.ofNanos(System.nanoTime() - finished);
+		report.put(2, "- A lock released while its slot moves (its lock key moved first, its queue of 3 waiters not"
+				+ " yet): the release was refused with TRYAGAIN " + (refusals() - migration.refusedBefore())
+				+ " time(s) in all and sent again; the 3 waiters got the lock in turn, the last " + served.toMillis()
+				+ " ms after the slot moved; outcomes: " + outcomes + ".\n");
+		assertThat(outcomes).as("every waiter got the lock, in turn").containsOnly("acquired");
+		assertThat(served).isLessThan(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void waitersThatLeftWhileTheirSlotMigratedCostTheNextWaiterAtMostOneClaimLease() throws Exception {
+		String key = "ghosts";
+		LockHandle held = newService().tryAcquire(key, LockOptions.ofTtl(LONG)).orElseThrow();
+		DefaultLockService leaving = newService();
+		List<Thread> ghosts = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			ghosts.add(start(() -> {
+				try {
+					leaving.tryAcquire(key, LockOptions.ofTtl(LONG).withWaitTime(LONG));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}));
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> queued(key) == 4);
+		DefaultLockService nextWaiter = newService();
+		CompletableFuture<Optional<LockHandle>> next = CompletableFuture.supplyAsync(() -> acquire(nextWaiter, key));
+		await().atMost(Duration.ofSeconds(10)).until(() -> queued(key) == 5);
+
+		Migration migration = Migration.begin(key, KEYS.fenceKey(key));
+		ghosts.forEach(Thread::interrupt);
+		await().atMost(Duration.ofSeconds(10)).until(() -> ghosts.stream().noneMatch(Thread::isAlive)
+				&& refusals() >= migration.refusedBefore() + ghosts.size());
+		migration.finish();
+		long released = System.nanoTime();
+		held.close();
+		LockHandle handle = next.get(30, TimeUnit.SECONDS).orElseThrow();
+		Duration delay = Duration.ofNanos(System.nanoTime() - released);
+		handle.close();
+
+		report.put(3, "- 4 waiters interrupted while their slot migrated (their leave refused with TRYAGAIN), then the"
+				+ " holder released: the next live waiter got the lock " + delay.toMillis() + " ms after the release"
+				+ " (claim lease " + CLAIM_LEASE.toMillis() + " ms).\n");
+		assertThat(delay).as("at most one claim lease for all the waiters that left")
+			.isLessThan(CLAIM_LEASE.plusMillis(500));
+	}
+
+	@Test
+	void aReleaseInAMigratingSlotThatStillHasAllItsKeysIsNotCutInHalf() throws Exception {
+		String key = "whole";
+		LettuceConnectionFactory connections = cluster.connectionFactory();
+		RedisLockBackend backend = new RedisLockBackend(connections, KEYS, CLAIM_LEASE);
+		this.resources.add(0, connections::destroy);
+		this.resources.add(0, backend);
+		assertThat(backend.tryAcquire(List.of(key), "holder", LONG, LONG).get().acquired()).isTrue();
+		assertThat(backend.tryAcquire(List.of(key), "waiter", LONG, LONG).get().acquired()).isFalse();
+
+		Migration migration = Migration.begin(key, null);
+		int released = backend.release(List.of(key), "holder").get(10, TimeUnit.SECONDS);
+		migration.finish();
+
+		assertThat(released).isOne();
+		assertThat(this.redis.opsForValue().get(KEYS.lockKey(key))).as("handed to the waiter").isEqualTo("waiter");
+		assertThat(queued(key)).isZero();
+	}
+
+	@Test
+	void aReleaseRefusedPastTheRedisTimeoutIsSentAgainInTheBackgroundUntilItSucceeds() throws Exception {
+		String key = "retried";
+		LockHandle held = newService(Duration.ofMillis(100)).tryAcquire(key, LockOptions.ofTtl(LONG)).orElseThrow();
+		Logger storeCalls = Logger.getLogger("dev.locksmith.core.StoreCalls");
+		List<String> logged = new CopyOnWriteArrayList<>();
+		Handler handler = new Handler() {
+
+			@Override
+			public void publish(LogRecord record) {
+				logged.add(record.getLevel() + " " + record.getMessage());
+			}
+
+			@Override
+			public void flush() {
+			}
+
+			@Override
+			public void close() {
+			}
+
+		};
+		storeCalls.addHandler(handler);
+		this.resources.add(() -> storeCalls.removeHandler(handler));
+
+		Migration migration = Migration.begin(key, KEYS.fenceKey(key));
+		held.close();
+		assertThat(this.redis.hasKey(KEYS.lockKey(key))).as("still locked while the slot migrates").isTrue();
+		migration.finish();
+
+		await().atMost(Duration.ofSeconds(5)).until(() -> logged.size() == 2);
+		assertThat(this.redis.hasKey(KEYS.lockKey(key))).as("released long before its lease ends").isFalse();
+		assertThat(logged.get(0)).startsWith("WARNING Could not release").contains("retrying until its lease ends");
+		assertThat(logged.get(1)).startsWith("INFO Released").endsWith("on a retry");
+	}
+
+	private static Optional<LockHandle> acquire(DefaultLockService service, String key) {
+		try {
+			return service.tryAcquire(key, LockOptions.ofTtl(LONG).withWaitTime(LONG));
+		}
+		catch (InterruptedException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private DefaultLockService newService() {
+		return newService(REDIS_TIMEOUT);
+	}
+
+	private DefaultLockService newService(Duration redisTimeout) {
+		LettuceConnectionFactory connections = cluster.connectionFactory();
+		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
+		RedisLockBackend backend = new RedisLockBackend(connections, KEYS, CLAIM_LEASE);
+		DefaultLockService service = DefaultLockService.builder(backend)
+			.storeTimeout(redisTimeout)
+			.releaseNotifications(notifications)
+			.build();
+		this.resources.add(0, connections::destroy);
+		this.resources.add(0, backend);
+		this.resources.add(0, notifications::destroy);
+		this.resources.add(0, service);
+		return service;
+	}
+
+	private Thread start(Runnable work) {
+		Thread thread = new Thread(work, "migration-test-" + this.threads.size());
+		this.threads.add(thread);
+		thread.start();
+		return thread;
+	}
+
+	private long queued(String key) {
+		Long size = this.redis.opsForList().size(KEYS.queueKey(key));
+		return (size != null) ? size : 0;
+	}
+
+	/** The slot of a lock moving to another master, with how many refusals of TRYAGAIN came before. */
+	private record Migration(int slot, RedisServer target, long refusedBefore) {
+
+		/** Opens the migration of the slot of {@code key}'s lock and moves {@code firstMoved}, if any, there. */
+		static Migration begin(String key, @Nullable String firstMoved) {
+			RedisServer serving = cluster.nodeServing(KEYS.lockKey(key));
+			RedisServer target = cluster.nodes().stream().filter((node) -> node != serving).findFirst().orElseThrow();
+			int slot = cluster.slotOf(KEYS.lockKey(key));
+			cluster.beginMigration(slot, target);
+			Migration migration = new Migration(slot, target, refusals());
+			if (firstMoved != null) {
+				cluster.moveKeys(target, firstMoved);
+			}
+			return migration;
+		}
+
+		/** Moves the other keys of the slot and gives it to the target. */
+		void finish() {
+			cluster.finishMigration(this.slot, this.target);
+		}
+
+	}
+
+	/** How many commands the masters refused with {@code TRYAGAIN} so far. */
+	private static long refusals() {
+		long refused = 0;
+		for (RedisServer node : cluster.nodes()) {
+			Matcher matcher = TRYAGAIN.matcher(node.command("INFO", "errorstats"));
+			refused += matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
+		}
+		return refused;
+	}
+
+	private static long accepted(Checker checker) {
+		return checker.snapshot().getOrDefault("accepted", 0L);
+	}
+
+}
