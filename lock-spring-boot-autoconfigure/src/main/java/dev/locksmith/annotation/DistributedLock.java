@@ -53,6 +53,15 @@ public @interface DistributedLock {
 	/** What to do when the lock stays busy for the whole wait. */
 	OnBusy onBusy() default OnBusy.THROW;
 
+	/**
+	 * Name of a method of the same bean to call instead when the lock stays busy, as Resilience4j's
+	 * {@code fallbackMethod}: it takes the same parameters, optionally followed by a
+	 * {@code LockBusyException}, and returns the same type ({@code CompletionStage}, {@code Mono} and
+	 * {@code Flux} included). Not with {@code onBusy = SKIP}. Checked at startup.
+	 * @since 0.1.0
+	 */
+	String fallbackMethod() default "";
+
 	/** Whether to keep extending the lease while the method runs. */
 	boolean renew() default true;
 

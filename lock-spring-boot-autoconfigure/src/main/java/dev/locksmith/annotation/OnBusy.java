@@ -7,7 +7,10 @@ package dev.locksmith.annotation;
  */
 public enum OnBusy {
 
-	/** Throw a {@code LockBusyException} (for async return types: complete with it). */
+	/**
+	 * Throw a {@code LockBusyException} (for async return types: complete with it), or call the
+	 * {@code fallbackMethod} when one is declared.
+	 */
 	THROW,
 
 	/**

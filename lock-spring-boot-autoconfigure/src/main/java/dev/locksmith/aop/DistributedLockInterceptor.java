@@ -14,6 +14,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.expression.BeanResolver;
 import org.springframework.util.ClassUtils;
 
+import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockService;
@@ -23,7 +24,7 @@ import dev.locksmith.core.internal.LockFrames;
  * Runs a {@code @DistributedLock} method under its lock: resolves the keys, gives a nested call on
  * keys the running call already holds one more hold without another round trip, and for
  * {@link CompletionStage}, {@code Mono} and {@code Flux} results keeps its hold until the method's own
- * work completes.
+ * work completes. A lock that stays busy calls the declared fallback method instead, if any.
  */
 final class DistributedLockInterceptor implements MethodInterceptor {
 
@@ -68,7 +69,13 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private @Nullable Object lockDuringCall(MethodInvocation invocation, LockDefinition definition, List<String> keys)
 			throws Throwable {
-		LockHandle handle = this.acquisition.acquire(definition, keys, LockFrames.held());
+		LockHandle handle;
+		try {
+			handle = this.acquisition.acquire(definition, keys, LockFrames.held());
+		}
+		catch (LockBusyException ex) {
+			return fallBack(invocation, definition, ex);
+		}
 		if (handle == null) {
 			return (invocation.getMethod().getReturnType() == Optional.class) ? Optional.empty() : null;
 		}
@@ -89,6 +96,10 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		LockHandle handle;
 		try {
 			handle = this.acquisition.acquire(definition, keys, LockFrames.held());
+		}
+		catch (LockBusyException ex) {
+			return (definition.fallback() != null) ? fallBack(invocation, definition, ex)
+					: CompletableFuture.failedFuture(ex);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -123,6 +134,16 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			}
 		});
 		return result;
+	}
+
+	/** The fallback's result for a lock that stayed busy; without a fallback, the busy exception. */
+	private static @Nullable Object fallBack(MethodInvocation invocation, LockDefinition definition,
+			LockBusyException busy) throws Throwable {
+		LockFallback fallback = definition.fallback();
+		if (fallback == null) {
+			throw busy;
+		}
+		return fallback.call(invocation, busy);
 	}
 
 	static void requireHeld(LockHandle handle) {

@@ -8,6 +8,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.stream.Collectors;
 
 import dev.locksmith.core.LockHandle;
@@ -50,6 +52,15 @@ final class JoinedLockHandle implements LockHandle, HolderAware {
 	@Override
 	public boolean isHeld() {
 		return this.parts.stream().allMatch(LockHandle::isHeld);
+	}
+
+	/** Completes when any part is found lost. */
+	@Override
+	public CompletionStage<Void> lost() {
+		CompletableFuture<?>[] parts = this.parts.stream()
+			.map((part) -> part.lost().toCompletableFuture())
+			.toArray(CompletableFuture[]::new);
+		return CompletableFuture.anyOf(parts).thenApply((ignored) -> null);
 	}
 
 	@Override

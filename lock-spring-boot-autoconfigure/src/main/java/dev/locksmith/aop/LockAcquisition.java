@@ -118,10 +118,11 @@ final class LockAcquisition {
 
 	private @Nullable LockHandle acquireMissing(LockDefinition definition, List<String> keys) {
 		try {
-			LockHandle handle = this.locks.get().tryAcquireAll(keys, definition.options()).orElse(null);
-			if (handle == null && definition.onBusy() == OnBusy.THROW) {
-				throw new LockBusyException(String.join(",", keys), definition.options().waitTime());
+			LockService locks = this.locks.get();
+			if (definition.onBusy() == OnBusy.THROW) {
+				return locks.acquireAll(keys, definition.options());
 			}
+			LockHandle handle = locks.tryAcquireAll(keys, definition.options()).orElse(null);
 			if (handle == null && logger.isDebugEnabled()) {
 				logger.debug("Skipped " + definition.method() + ": lock '" + definition.name() + "' is busy");
 			}

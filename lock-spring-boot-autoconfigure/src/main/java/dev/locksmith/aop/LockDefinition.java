@@ -16,9 +16,10 @@ import dev.locksmith.core.LockOptions;
  * @param keySource the key expression as written
  * @param options lease, wait, renewal and the lock's name
  * @param onBusy what to do when the lock stays busy
+ * @param fallback the method to call instead when the lock stays busy, or {@code null} to throw
  */
 record LockDefinition(String method, @Nullable Expression keyExpression, String keySource, LockOptions options,
-		OnBusy onBusy) {
+		OnBusy onBusy, @Nullable LockFallback fallback) {
 
 	/** The lock's name: every annotated lock has one. */
 	String name() {

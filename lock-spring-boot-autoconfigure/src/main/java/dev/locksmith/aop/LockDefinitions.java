@@ -62,10 +62,13 @@ final class LockDefinitions {
 
 	/** Names a method in messages: {@code OrderService.pay(String, long)}. */
 	static String describe(Method method, Class<?> targetClass) {
-		String parameters = Arrays.stream(method.getParameterTypes())
-			.map(Class::getSimpleName)
-			.collect(Collectors.joining(", "));
-		return ClassUtils.getUserClass(targetClass).getSimpleName() + "." + method.getName() + "(" + parameters + ")";
+		return ClassUtils.getUserClass(targetClass).getSimpleName() + "." + method.getName() + "("
+				+ parameterTypes(method) + ")";
+	}
+
+	/** The simple names of the parameter types of {@code method}, comma separated. */
+	static String parameterTypes(Method method) {
+		return Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", "));
 	}
 
 	private @Nullable LockDefinition parse(Method method, Class<?> targetClass) {
@@ -105,8 +108,9 @@ final class LockDefinitions {
 					+ "; return a wrapper, an Optional or void", null);
 		}
 		Expression keyExpression = keyExpression(where, annotation.key(), specific);
+		LockFallback fallback = FallbackMethods.find(where, annotation, specific, targetClass);
 		return new LockDefinition(describe(specific, targetClass), keyExpression, annotation.key(), options,
-				annotation.onBusy());
+				annotation.onBusy(), fallback);
 	}
 
 	private @Nullable Expression keyExpression(String where, String source, Method method) {

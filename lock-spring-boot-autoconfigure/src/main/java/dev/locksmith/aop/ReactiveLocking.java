@@ -24,8 +24,9 @@ import dev.locksmith.core.internal.ReactiveLockFrames;
  * are acquired on a blocking-friendly scheduler, never on the subscriber's non-blocking thread. The
  * lock is released when the result completes, fails or is cancelled, also when a cancel drops a
  * granted handle before it reached the pipeline. The method runs with its lock in the Reactor context
- * ({@link ReactiveLockContext}) and, while it assembles its result, in {@link LockContext}. A lock
- * that stays busy under {@code SKIP} gives an empty result.
+ * ({@link ReactiveLockContext}) and, while it assembles its result, in {@link LockContext}. A lease
+ * found lost cancels the method's publisher and ends the result with {@code LockLostException}. A lock
+ * that stays busy under {@code SKIP} gives an empty result; with a fallback method, the fallback's.
  */
 final class ReactiveLocking {
 
@@ -43,23 +44,31 @@ final class ReactiveLocking {
 		if (Mono.class.isAssignableFrom(invocation.getMethod().getReturnType())) {
 			return Mono.deferContextual((context) -> {
 				SubscriptionLock lock = new SubscriptionLock();
-				return Mono.usingWhen(acquire(definition, keys, context, lock), (handle) -> {
+				BusyFallback fallback = new BusyFallback(invocation, definition);
+				return Mono.usingWhen(fallback.onBusy(acquire(definition, keys, context, lock)), (handle) -> {
 					HeldLock held = this.acquisition.heldLock(handle, keys);
 					return Mono.from(assemble(invocation, definition, held))
+						.takeUntilOther(lost(handle))
 						.flatMap((value) -> stillHeld(handle).thenReturn(value))
 						.switchIfEmpty(stillHeld(handle).then(Mono.empty()))
 						.contextWrite((inner) -> ReactiveLockFrames.with(inner, held));
-				}, this::release).doFinally((signal) -> endOnCancel(signal, lock));
+				}, this::release)
+					.doFinally((signal) -> endOnCancel(signal, lock))
+					.switchIfEmpty(Mono.defer(() -> Mono.from(fallback.result())));
 			});
 		}
 		return Flux.deferContextual((context) -> {
 			SubscriptionLock lock = new SubscriptionLock();
-			return Flux.usingWhen(acquire(definition, keys, context, lock), (handle) -> {
+			BusyFallback fallback = new BusyFallback(invocation, definition);
+			return Flux.usingWhen(fallback.onBusy(acquire(definition, keys, context, lock)), (handle) -> {
 				HeldLock held = this.acquisition.heldLock(handle, keys);
-				return Flux.from(assemble(invocation, definition, held))
+				return Flux.<Object>from(assemble(invocation, definition, held))
+					.takeUntilOther(lost(handle))
 					.concatWith(stillHeld(handle).then(Mono.empty()))
 					.contextWrite((inner) -> ReactiveLockFrames.with(inner, held));
-			}, this::release).doFinally((signal) -> endOnCancel(signal, lock));
+			}, this::release)
+				.doFinally((signal) -> endOnCancel(signal, lock))
+				.concatWith(Flux.defer(() -> Flux.from(fallback.result())));
 		});
 	}
 
@@ -88,6 +97,11 @@ final class ReactiveLocking {
 		catch (Throwable ex) {
 			return Mono.error(ex);
 		}
+	}
+
+	/** Signals when the engine finds the lease lost: the result then stops, cancelling its upstream. */
+	private static Mono<Void> lost(LockHandle handle) {
+		return Mono.fromCompletionStage(handle.lost());
 	}
 
 	private Mono<Void> stillHeld(LockHandle handle) {

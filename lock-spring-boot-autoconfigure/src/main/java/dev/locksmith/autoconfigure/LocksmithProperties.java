@@ -58,6 +58,8 @@ public class LocksmithProperties {
 
 	private final Health health = new Health();
 
+	private final Web web = new Web();
+
 	private final Redlock redlock = new Redlock();
 
 	public boolean isEnabled() {
@@ -156,6 +158,10 @@ public class LocksmithProperties {
 
 	public Health getHealth() {
 		return this.health;
+	}
+
+	public Web getWeb() {
+		return this.web;
 	}
 
 	public Redlock getRedlock() {
@@ -277,6 +283,23 @@ public class LocksmithProperties {
 
 		public void setRoles(List<String> roles) {
 			this.roles = roles;
+		}
+
+	}
+
+	/** The HTTP answers to lock failures in Spring MVC and WebFlux applications. */
+	public static class Web {
+
+		/** Retry-After of the 503 answer when the lock store cannot be reached, in whole seconds rounded up. */
+		private Duration unavailableRetryAfter = Duration.ofSeconds(1);
+
+		public Duration getUnavailableRetryAfter() {
+			return this.unavailableRetryAfter;
+		}
+
+		public void setUnavailableRetryAfter(Duration unavailableRetryAfter) {
+			this.unavailableRetryAfter = requireAtLeastOneMilli("locksmith.web.unavailable-retry-after",
+					unavailableRetryAfter);
 		}
 
 	}

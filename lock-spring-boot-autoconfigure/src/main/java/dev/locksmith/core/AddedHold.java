@@ -3,6 +3,7 @@ package dev.locksmith.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.locksmith.core.internal.HolderAware;
@@ -41,6 +42,11 @@ final class AddedHold implements LockHandle, HolderAware {
 	@Override
 	public boolean isHeld() {
 		return this.lock.isHeld();
+	}
+
+	@Override
+	public CompletionStage<Void> lost() {
+		return this.lock.lost();
 	}
 
 	@Override

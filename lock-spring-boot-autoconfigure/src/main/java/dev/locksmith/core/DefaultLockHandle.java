@@ -6,6 +6,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -68,6 +70,8 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	private final AtomicBoolean observing = new AtomicBoolean(true);
 
+	private final CompletableFuture<Void> lost = new CompletableFuture<>();
+
 	/**
 	 * A handle on locks the store set under a lease of {@code lease} (the options' ttl, or a hand-over's
 	 * claim lease) for a request sent at {@code requestedAtNanos}, or later.
@@ -113,6 +117,11 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	@Override
 	public boolean isHeld() {
 		return this.state.get() == State.HELD && this.lease.get().runsAt(System.nanoTime());
+	}
+
+	@Override
+	public CompletionStage<Void> lost() {
+		return this.lost.copy();
 	}
 
 	@Override
@@ -246,9 +255,16 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		this.lease.updateAndGet((current) -> current.renewingAt(dueNanos));
 	}
 
-	/** Marks the lock lost; true only for the call that made the change. */
+	/**
+	 * Marks the lock lost and tells {@link #lost()} on another thread, so no callback delays the renewal
+	 * thread that found the loss; true only for the call that made the change.
+	 */
 	boolean markLost() {
-		return this.state.compareAndSet(State.HELD, State.LOST);
+		boolean marked = this.state.compareAndSet(State.HELD, State.LOST);
+		if (marked) {
+			this.lost.completeAsync(() -> null);
+		}
+		return marked;
 	}
 
 	/** One snapshot for each key. */

@@ -89,6 +89,20 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	@Override
 	public Optional<LockHandle> tryAcquireAll(Collection<String> keys, LockOptions options)
 			throws InterruptedException {
+		return Optional.ofNullable(acquireOrRefuse(keys, options).handle);
+	}
+
+	/** Acquires like {@link #tryAcquireAll}; a refusal carries the busy lease's remaining time from the store. */
+	@Override
+	public LockHandle acquireAll(Collection<String> keys, LockOptions options) throws InterruptedException {
+		Attempt attempt = acquireOrRefuse(keys, options);
+		if (attempt.handle == null) {
+			throw new LockBusyException(options.name(), String.join(",", keys), options.waitTime(), attempt.retryAfter);
+		}
+		return attempt.handle;
+	}
+
+	private Attempt acquireOrRefuse(Collection<String> keys, LockOptions options) throws InterruptedException {
 		List<String> canonicalKeys = LockKeys.canonical(keys);
 		Objects.requireNonNull(options, "options must not be null");
 		String ownerToken = this.ownerTokens.next();
@@ -96,11 +110,10 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		Observation acquisition = this.observations.startAcquisition(options);
 		Outcome outcome = Outcome.FAILED;
 		try (Observation.Scope scope = acquisition.openScope()) {
-			DefaultLockHandle handle = options.waitTime().isZero()
-					? attempt(canonicalKeys, ownerToken, grant, Duration.ZERO).handle
+			Attempt attempt = options.waitTime().isZero() ? attempt(canonicalKeys, ownerToken, grant, Duration.ZERO)
 					: awaitTurn(canonicalKeys, ownerToken, grant);
-			outcome = (handle != null) ? Outcome.ACQUIRED : Outcome.BUSY;
-			return Optional.ofNullable(handle);
+			outcome = (attempt.handle != null) ? Outcome.ACQUIRED : Outcome.BUSY;
+			return attempt;
 		}
 		catch (InterruptedException ex) {
 			outcome = Outcome.INTERRUPTED;
@@ -160,9 +173,10 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	/**
 	 * Waits in the store's queues with one owner token until a release hands the locks over or the
 	 * wait ends. The first refusal queues the caller and watches its keys; from then on a hand-over
-	 * notification wakes it, and a bounded re-check covers lost notifications.
+	 * notification wakes it, and a bounded re-check covers lost notifications. A refusal carries the
+	 * last retry hint.
 	 */
-	private @Nullable DefaultLockHandle awaitTurn(List<String> keys, String ownerToken, Grant grant)
+	private Attempt awaitTurn(List<String> keys, String ownerToken, Grant grant)
 			throws InterruptedException {
 		LockOptions options = grant.options();
 		long deadline = System.nanoTime() + options.waitTime().toNanos();
@@ -173,7 +187,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			Attempt attempt = attempt(keys, ownerToken, grant, options.waitTime());
 			handle = attempt.handle;
 			if (handle != null) {
-				return handle;
+				return attempt;
 			}
 			watching = true;
 			boolean askNow = watch(keys, deadline);
@@ -195,7 +209,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 				handle = takeHandedLock(waiter, keys, ownerToken, grant, attempt.sentAt);
 				askNow = true;
 			}
-			return handle;
+			return new Attempt(handle, attempt.retryAfter, attempt.sentAt);
 		}
 		finally {
 			this.waiters.leave(waiter);

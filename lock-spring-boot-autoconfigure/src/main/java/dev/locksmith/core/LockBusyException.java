@@ -2,23 +2,52 @@ package dev.locksmith.core;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.locksmith.core.internal.KeyMasking;
 
 /**
- * Another owner held the lock for the whole wait.
+ * Another owner held the lock for the whole wait; says which lock, and when trying again has a chance.
  *
  * @since 0.1.0
  */
 public class LockBusyException extends DistributedLockException {
 
+	private final @Nullable String lockName;
+
 	private final String key;
 
 	private final Duration waited;
 
+	private final Duration retryAfter;
+
+	/** A busy lock of no particular name, with no hint for when to retry. */
 	public LockBusyException(String key, Duration waited) {
+		this(null, key, waited, Duration.ZERO);
+	}
+
+	/**
+	 * A busy lock with the store's hint for when to retry.
+	 * @param lockName the name of the lock, or {@code null} when it has none
+	 * @param key the key of the busy lock
+	 * @param waited how long the caller waited
+	 * @param retryAfter the busy lease's remaining time as the store reported it; zero when unknown
+	 * @since 0.1.0
+	 */
+	public LockBusyException(@Nullable String lockName, String key, Duration waited, Duration retryAfter) {
 		super("Lock '" + KeyMasking.mask(key) + "' is held by another owner (waited " + waited.toMillis() + "ms)");
+		this.lockName = lockName;
 		this.key = key;
 		this.waited = waited;
+		this.retryAfter = retryAfter;
+	}
+
+	/**
+	 * The name of the busy lock, such as the one of {@code @DistributedLock}, or {@code null} when it has none.
+	 * @since 0.1.0
+	 */
+	public @Nullable String getLockName() {
+		return this.lockName;
 	}
 
 	/** The key of the busy lock; the message shows it {@linkplain KeyMasking masked}. */
@@ -29,6 +58,15 @@ public class LockBusyException extends DistributedLockException {
 	/** How long the caller waited before giving up. */
 	public Duration getWaited() {
 		return this.waited;
+	}
+
+	/**
+	 * How long the busy lease had left when the store last refused: the earliest time a retry can
+	 * succeed unless the owner releases sooner. Zero when the store gave no hint.
+	 * @since 0.1.0
+	 */
+	public Duration getRetryAfter() {
+		return this.retryAfter;
 	}
 
 }

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import dev.locksmith.core.internal.KeyMasking;
 
@@ -56,6 +58,20 @@ public interface LockHandle extends AutoCloseable {
 
 	/** Whether this process still holds the lock: false once released, expired or lost. */
 	boolean isHeld();
+
+	/**
+	 * Completes, on a thread of its own, when the engine finds the lease lost while the lock is held:
+	 * a renewal refused because another owner took the lock, or a lease that ran out while the store
+	 * could not be reached. Never completes when the lock is released normally, so a callback on it
+	 * means "stop, the lock is gone"; blocking code can also poll {@code lost().toCompletableFuture().isDone()}.
+	 * A lock held without renewal is not watched: its lease ends at {@link #expiresAt()}. Completing or
+	 * cancelling the returned stage affects no one else. This default never completes, for handles that
+	 * cannot observe their lease.
+	 * @since 0.1.0
+	 */
+	default CompletionStage<Void> lost() {
+		return new CompletableFuture<>();
+	}
 
 	/**
 	 * Extends the lease to {@code ttl} from now, only if this process still owns the lock. A renewed lock

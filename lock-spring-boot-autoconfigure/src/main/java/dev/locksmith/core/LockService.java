@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import java.lang.reflect.UndeclaredThrowableException;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -45,7 +46,18 @@ public interface LockService {
 	 * @throws LockBusyException when the lock stayed busy for the whole wait
 	 */
 	default LockHandle acquire(String key, LockOptions options) throws InterruptedException {
-		return tryAcquire(key, options).orElseThrow(() -> new LockBusyException(key, options.waitTime()));
+		return acquireAll(List.of(key), options);
+	}
+
+	/**
+	 * Acquires the locks of all {@code keys} like {@link #tryAcquireAll} but fails when some stays busy,
+	 * with the store's hint for when to retry where the service knows it.
+	 * @throws LockBusyException when some lock stayed busy for the whole wait
+	 * @since 0.1.0
+	 */
+	default LockHandle acquireAll(Collection<String> keys, LockOptions options) throws InterruptedException {
+		return tryAcquireAll(keys, options).orElseThrow(
+				() -> new LockBusyException(options.name(), String.join(",", keys), options.waitTime(), Duration.ZERO));
 	}
 
 	/**

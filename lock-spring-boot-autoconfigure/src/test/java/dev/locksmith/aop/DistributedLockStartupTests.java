@@ -20,6 +20,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import reactor.core.publisher.Mono;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
@@ -70,6 +71,21 @@ class DistributedLockStartupTests {
 				Arguments.of(IndexBeyondTheParameters.class,
 						"@DistributedLock on IndexBeyondTheParameters.pay(String, long): key expression '#p2' names #p2, "
 								+ "but the method has parameters #p0 to #p1"),
+				Arguments.of(MissingFallback.class,
+						"@DistributedLock on MissingFallback.reserve(String): fallbackMethod needs "
+								+ "String reserveLater(String[, LockBusyException]), but there is no method reserveLater "
+								+ "in MissingFallback"),
+				Arguments.of(FallbackWithOtherParameters.class,
+						"@DistributedLock on FallbackWithOtherParameters.reserve(String): fallbackMethod needs "
+								+ "String reserveLater(String[, LockBusyException]), but found only "
+								+ "FallbackWithOtherParameters.reserveLater(long) returning String"),
+				Arguments.of(FallbackWithOtherReturnType.class,
+						"@DistributedLock on FallbackWithOtherReturnType.reserve(String): fallbackMethod needs "
+								+ "String reserveLater(String[, LockBusyException]), but found only "
+								+ "FallbackWithOtherReturnType.reserveLater(String) returning Mono"),
+				Arguments.of(FallbackWithSkip.class,
+						"@DistributedLock on FallbackWithSkip.reserve(String): fallbackMethod "
+								+ "String reserveLater(String[, LockBusyException]) cannot be combined with onBusy = SKIP"),
 				Arguments.of(ParameterOfAMethodWithout.class,
 						"@DistributedLock on ParameterOfAMethodWithout.run(): key expression '#id' names #id, "
 								+ "but the method has no parameters"));
@@ -232,6 +248,54 @@ class DistributedLockStartupTests {
 		@DistributedLock(onBusy = OnBusy.SKIP)
 		public int count() {
 			return 1;
+		}
+
+	}
+
+	static class MissingFallback {
+
+		@DistributedLock(key = "#id", fallbackMethod = "reserveLater")
+		public String reserve(String id) {
+			return id;
+		}
+
+	}
+
+	static class FallbackWithOtherParameters {
+
+		@DistributedLock(key = "#id", fallbackMethod = "reserveLater")
+		public String reserve(String id) {
+			return id;
+		}
+
+		String reserveLater(long id) {
+			return "later";
+		}
+
+	}
+
+	static class FallbackWithOtherReturnType {
+
+		@DistributedLock(key = "#id", fallbackMethod = "reserveLater")
+		public String reserve(String id) {
+			return id;
+		}
+
+		Mono<String> reserveLater(String id) {
+			return Mono.just("later");
+		}
+
+	}
+
+	static class FallbackWithSkip {
+
+		@DistributedLock(key = "#id", onBusy = OnBusy.SKIP, fallbackMethod = "reserveLater")
+		public String reserve(String id) {
+			return id;
+		}
+
+		String reserveLater(String id) {
+			return "later";
 		}
 
 	}

@@ -1,9 +1,13 @@
 package dev.locksmith.autoconfigure.web;
 
+import java.time.Duration;
+
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 
@@ -12,24 +16,45 @@ import dev.locksmith.core.LockUnavailableException;
 
 /**
  * Answers a busy lock with 409 Conflict and an unreachable lock store with 503 Service Unavailable,
- * as problem details, in Spring MVC and WebFlux alike. Ordered last, so any controller advice or
- * controller of the application's that handles these exceptions wins. The detail names no key:
- * the client learns what to do, not whose lock it met.
+ * as problem details, in Spring MVC and WebFlux alike, each with a {@code Retry-After} header: the
+ * busy lease's remaining time as the store reported it, or the configured wait for the store. Ordered
+ * last, so any controller advice or controller of the application's that handles these exceptions
+ * wins. The detail names no key: the client learns what to do, not whose lock it met.
  */
 @ControllerAdvice
 @Order(Ordered.LOWEST_PRECEDENCE)
 final class LockExceptionHandler {
 
-	@ExceptionHandler
-	ProblemDetail lockBusy(LockBusyException ex) {
-		return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT,
-				"Another request holds a lock that this request needs; try again later.");
+	private final Duration unavailableRetryAfter;
+
+	LockExceptionHandler(Duration unavailableRetryAfter) {
+		this.unavailableRetryAfter = unavailableRetryAfter;
 	}
 
 	@ExceptionHandler
-	ProblemDetail lockUnavailable(LockUnavailableException ex) {
-		return ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
-				"Locking is unavailable at the moment; try again later.");
+	ResponseEntity<ProblemDetail> lockBusy(LockBusyException ex) {
+		return withRetryAfter(ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT,
+				"Another request holds a lock that this request needs; try again later."), ex.getRetryAfter());
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> lockUnavailable(LockUnavailableException ex) {
+		return withRetryAfter(ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
+				"Locking is unavailable at the moment; try again later."), this.unavailableRetryAfter);
+	}
+
+	/**
+	 * The problem with {@code retryAfter} in whole seconds, rounded up, as the {@code Retry-After} header
+	 * and the {@code retryAfter} property; without either when {@code retryAfter} is zero (unknown).
+	 */
+	private static ResponseEntity<ProblemDetail> withRetryAfter(ProblemDetail problem, Duration retryAfter) {
+		ResponseEntity.BodyBuilder response = ResponseEntity.status(problem.getStatus());
+		if (!retryAfter.isZero() && !retryAfter.isNegative()) {
+			long seconds = retryAfter.plusNanos(999_999_999).getSeconds();
+			problem.setProperty("retryAfter", seconds);
+			response.header(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
+		}
+		return response.body(problem);
 	}
 
 }

@@ -9,6 +9,7 @@ import org.springframework.boot.test.context.runner.ReactiveWebApplicationContex
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -46,6 +47,7 @@ class LocksmithWebAutoConfigurationTests {
 				.isEqualTo("Another request holds a lock that this request needs; try again later.");
 			assertThat(mvc.post().uri("/unavailable")).hasStatus(HttpStatus.SERVICE_UNAVAILABLE)
 				.hasContentType(MediaType.APPLICATION_PROBLEM_JSON)
+				.hasHeader(HttpHeaders.RETRY_AFTER, "1")
 				.bodyJson()
 				.extractingPath("$.status")
 				.isEqualTo(503);
@@ -70,6 +72,32 @@ class LocksmithWebAutoConfigurationTests {
 	}
 
 	@Test
+	void aBusyLockTellsWhenToRetryInWholeSecondsRoundedUp() {
+		new WebApplicationContextRunner().withConfiguration(WEB).withUserConfiguration(Mvc.class).run((context) -> {
+			MockMvcTester mvc = MockMvcTester.from(context);
+			assertThat(mvc.post().uri("/busy-for-a-while")).hasStatus(HttpStatus.CONFLICT)
+				.hasHeader(HttpHeaders.RETRY_AFTER, "3")
+				.bodyJson()
+				.extractingPath("$.retryAfter")
+				.isEqualTo(3);
+			assertThat(mvc.post().uri("/busy")).hasStatus(HttpStatus.CONFLICT)
+				.doesNotContainHeader(HttpHeaders.RETRY_AFTER);
+		});
+	}
+
+	@Test
+	void theRetryAfterOfAnUnreachableStoreIsConfigurable() {
+		new ReactiveWebApplicationContextRunner().withConfiguration(WEB)
+			.withUserConfiguration(Flux.class)
+			.withPropertyValues("locksmith.web.unavailable-retry-after=4500ms")
+			.run((context) -> WebTestClient.bindToApplicationContext(context).build()
+				.post().uri("/unavailable").exchange()
+				.expectStatus().isEqualTo(HttpStatus.SERVICE_UNAVAILABLE)
+				.expectHeader().valueEquals(HttpHeaders.RETRY_AFTER, "5")
+				.expectBody().jsonPath("$.retryAfter").isEqualTo(5));
+	}
+
+	@Test
 	void theApplicationsOwnHandlerTakesPrecedence() {
 		new WebApplicationContextRunner().withConfiguration(WEB)
 			.withUserConfiguration(Mvc.class, OwnHandler.class)
@@ -91,7 +119,8 @@ class LocksmithWebAutoConfigurationTests {
 	@Test
 	void backsOffWhenTheHandlerIsAlreadyDefined() {
 		new WebApplicationContextRunner().withConfiguration(WEB)
-			.withBean("ownLockExceptionHandler", LockExceptionHandler.class, LockExceptionHandler::new)
+			.withBean("ownLockExceptionHandler", LockExceptionHandler.class,
+					() -> new LockExceptionHandler(Duration.ofSeconds(1)))
 			.run((context) -> assertThat(context).hasSingleBean(LockExceptionHandler.class)
 				.hasBean("ownLockExceptionHandler"));
 	}
@@ -109,6 +138,11 @@ class LocksmithWebAutoConfigurationTests {
 		@PostMapping("/busy")
 		void busy() {
 			throw new LockBusyException("invoice:4711", Duration.ZERO);
+		}
+
+		@PostMapping("/busy-for-a-while")
+		void busyForAWhile() {
+			throw new LockBusyException("invoice", "invoice:4711", Duration.ZERO, Duration.ofMillis(2001));
 		}
 
 		@PostMapping("/unavailable")
