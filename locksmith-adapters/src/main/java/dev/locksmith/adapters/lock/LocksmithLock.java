@@ -28,9 +28,10 @@ import dev.locksmith.core.LockUnavailableException;
  * time is replaced by the one of each call.
  * <p>
  * {@link #newCondition()} is not supported: a condition would have to be signalled across processes.
- * Acquisitions fail with {@link LockUnavailableException} when the store cannot be reached, and the
- * last {@link #unlock()} of a lock whose lease was lost while it was held reports the loss with a
- * {@link LockLostException}.
+ * Acquisitions fail with {@link LockUnavailableException} when the store cannot be reached. A lease lost
+ * while the lock is held shows in {@link #isHeldByCurrentThread()}, and the owner's next acquisition fails
+ * with a {@link LockLostException}; {@link #unlock()} still ends the hold without an error, so that the
+ * usual {@code finally} block, and Spring Integration's leader initiator, can give the lock up.
  *
  * @since 0.1.0
  */
@@ -127,6 +128,7 @@ public class LocksmithLock implements Lock {
 	 * holds the lock already takes one more hold and leaves the lease as it is.
 	 * @return whether the lock was taken
 	 * @throws InterruptedException when the thread is interrupted before or while it waits
+	 * @throws LockLostException when this thread holds the lock and its lease was lost
 	 */
 	public boolean tryLock(Duration waitTime, Duration ttl) throws InterruptedException {
 		if (Thread.interrupted()) {
@@ -138,7 +140,11 @@ public class LocksmithLock implements Lock {
 	private boolean acquire(Duration waitTime, Duration ttl) throws InterruptedException {
 		Deque<LockHandle> holds = this.holdsByThread.get(Thread.currentThread());
 		if (holds != null) {
-			holds.push(holds.peek().hold());
+			LockHandle held = holds.peek();
+			if (!held.isHeld()) {
+				throw new LockLostException(held);
+			}
+			holds.push(held.hold());
 			return true;
 		}
 		Optional<LockHandle> handle = this.locks.tryAcquire(this.key,
@@ -152,24 +158,18 @@ public class LocksmithLock implements Lock {
 	}
 
 	/**
-	 * Ends one hold of this thread on the lock, and releases the lock with the last.
+	 * Ends one hold of this thread on the lock, and releases the lock with the last, also when its lease
+	 * was lost.
 	 * @throws IllegalMonitorStateException when this thread does not hold the lock
-	 * @throws LockLostException when the last hold ends on a lease that was lost while it was held
 	 */
 	@Override
 	public void unlock() {
 		Deque<LockHandle> holds = ownHolds();
 		LockHandle hold = holds.pop();
-		if (!holds.isEmpty()) {
-			hold.close();
-			return;
+		if (holds.isEmpty()) {
+			this.holdsByThread.remove(Thread.currentThread());
 		}
-		this.holdsByThread.remove(Thread.currentThread());
-		boolean held = hold.isHeld();
 		hold.close();
-		if (!held) {
-			throw new LockLostException(hold);
-		}
 	}
 
 	/**
