@@ -172,6 +172,30 @@ class LocksmithLockRegistryTests {
 		}
 	}
 
+	@Test
+	void aLeaderWhoseLockIsTakenByAnotherOwnerIsRevoked() throws Exception {
+		LocksmithLockRegistry renewedOften = new LocksmithLockRegistry(this.locks,
+				LockOptions.ofTtl(Duration.ofSeconds(3)));
+		LockRegistryLeaderInitiator initiator = new LockRegistryLeaderInitiator(renewedOften,
+				new DefaultCandidate("node-0", "cleanup"));
+		initiator.setHeartBeatMillis(100);
+		initiator.setBusyWaitMillis(20);
+		LockService outsider = this.services.newService();
+		try {
+			initiator.start();
+			await().until(() -> initiator.getContext().isLeader());
+
+			redisServer.server().command("DEL", "lock:{cleanup}");
+			assertThat(outsider.tryAcquire("cleanup", LockOptions.ofTtl(Duration.ofSeconds(30)))).isPresent();
+
+			await().atMost(Duration.ofSeconds(3)).until(() -> !initiator.getContext().isLeader());
+			assertThat(renewedOften.obtain("cleanup").isHeldLocally()).isFalse();
+		}
+		finally {
+			initiator.stop();
+		}
+	}
+
 	private static long leaderCount(List<LockRegistryLeaderInitiator> initiators) {
 		return initiators.stream().filter((initiator) -> initiator.getContext().isLeader()).count();
 	}
