@@ -214,7 +214,7 @@ class LocksmithLockTests {
 	@Test
 	void extendSetsTheLeaseOfTheLockThisThreadHolds() {
 		LocksmithLock shortLived = new LocksmithLock(this.locks, "orders:3",
-				LockOptions.ofTtl(Duration.ofSeconds(2)).withRenew(false));
+				LockOptions.ofTtl(Duration.ofSeconds(5)).withRenew(false));
 		shortLived.lock();
 
 		assertThat(shortLived.extend(Duration.ofMinutes(5))).isTrue();
