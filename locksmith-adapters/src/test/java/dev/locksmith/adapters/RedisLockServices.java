@@ -30,7 +30,12 @@ public final class RedisLockServices implements AutoCloseable {
 
 	/** A new service, as another process would have. */
 	public DefaultLockService newService() {
-		LettuceConnectionFactory connections = this.redis.connectionFactory();
+		return newService(this.redis.port());
+	}
+
+	/** A new service that reaches the Redis through {@code port}, such as a proxy's. */
+	public DefaultLockService newService(int port) {
+		LettuceConnectionFactory connections = RedisServer.connectionFactory(port);
 		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
 		RedisLockBackend backend = new RedisLockBackend(connections, KEYS);
 		DefaultLockService service = DefaultLockService.builder(backend)
