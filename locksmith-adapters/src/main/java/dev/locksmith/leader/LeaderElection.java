@@ -56,6 +56,9 @@ public final class LeaderElection {
 		if (role.isBlank()) {
 			throw new IllegalArgumentException("role must not be blank");
 		}
+		if (ttl.compareTo(Duration.ofSeconds(1)) < 0) {
+			throw new IllegalArgumentException("ttl must be at least 1s, was " + ttl);
+		}
 		this.role = role;
 		this.locks = locks;
 		this.options = LockOptions.ofTtl(ttl).withWaitTime(ttl).withName("leader");
