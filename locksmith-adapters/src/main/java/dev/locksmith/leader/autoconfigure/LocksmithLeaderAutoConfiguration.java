@@ -1,0 +1,52 @@
+package dev.locksmith.leader.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.aop.Advisor;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
+
+import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
+import dev.locksmith.autoconfigure.LocksmithRedlockAutoConfiguration;
+import dev.locksmith.core.LockService;
+import dev.locksmith.leader.LeaderElection;
+import dev.locksmith.leader.LeaderElections;
+import dev.locksmith.leader.LeaderOnlyInterceptor;
+
+/**
+ * Auto-configuration of leader elections: one for each role of {@code locksmith.leader.roles} and each
+ * {@link LeaderElection} bean, and the advice of {@code @LeaderOnly} methods.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = { LocksmithAutoConfiguration.class, LocksmithRedlockAutoConfiguration.class })
+@ConditionalOnSingleCandidate(LockService.class)
+@EnableConfigurationProperties(LeaderProperties.class)
+public final class LocksmithLeaderAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LeaderElections leaderElections(LockService lockService, LeaderProperties properties,
+			ObjectProvider<LeaderElection> declared, ApplicationEventPublisher events) {
+		List<LeaderElection> elections = new ArrayList<>(declared.orderedStream().toList());
+		for (String role : properties.getRoles()) {
+			elections.add(new LeaderElection(role, lockService, properties.getTtl(), events));
+		}
+		return new LeaderElections(elections);
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static Advisor leaderOnlyAdvisor(ObjectProvider<LeaderElections> elections) {
+		return LeaderOnlyInterceptor.advisor(elections::getObject);
+	}
+
+}
