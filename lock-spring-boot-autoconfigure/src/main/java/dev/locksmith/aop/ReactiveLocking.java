@@ -44,7 +44,7 @@ final class ReactiveLocking {
 			return Mono.deferContextual((context) -> {
 				SubscriptionLock lock = new SubscriptionLock();
 				return Mono.usingWhen(acquire(definition, keys, context, lock), (handle) -> {
-					HeldLock held = this.acquisition.heldLock(handle, keys);
+					HeldLock held = this.acquisition.heldLock(handle, definition, keys);
 					return Mono.from(assemble(invocation, definition, held))
 						.flatMap((value) -> stillHeld(handle).thenReturn(value))
 						.switchIfEmpty(stillHeld(handle).then(Mono.empty()))
@@ -55,7 +55,7 @@ final class ReactiveLocking {
 		return Flux.deferContextual((context) -> {
 			SubscriptionLock lock = new SubscriptionLock();
 			return Flux.usingWhen(acquire(definition, keys, context, lock), (handle) -> {
-				HeldLock held = this.acquisition.heldLock(handle, keys);
+				HeldLock held = this.acquisition.heldLock(handle, definition, keys);
 				return Flux.from(assemble(invocation, definition, held))
 					.concatWith(stillHeld(handle).then(Mono.empty()))
 					.contextWrite((inner) -> ReactiveLockFrames.with(inner, held));

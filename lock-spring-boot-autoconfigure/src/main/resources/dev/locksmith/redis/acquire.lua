@@ -4,6 +4,7 @@
 -- KEYS[n+1..2n]    their fencing counters: KEYS[n+i] counts the grants of KEYS[i]
 -- KEYS[2n+1..3n]   their wait queues: owner tokens of waiters, first come first
 -- KEYS[3n+1..4n]   the deadline of each waiter, in server milliseconds, by owner token
+-- KEYS[4n+1..5n]   their holders of shares, by owner token, scored by the end of each one's lease
 -- ARGV[1]          owner token
 -- ARGV[2]          lease in milliseconds
 -- ARGV[3]          how long a fencing counter outlives its last grant, in milliseconds
@@ -20,7 +21,7 @@
 -- keys: it keeps its place there, but releases pass it over, and a lock it was handed goes on to the
 -- next waiter that can use it, or stays free. So no waiter holds some keys while it waits for the rest,
 -- and a free key never bounces between waiters that cannot use it.
-local n = #KEYS / 4
+local n = #KEYS / 5
 local owner, lease, fenceLifetime, queueFor, claimLease = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local busy = 0
 local noQueue = {}   -- keys found free without a queue: the caller stands in no queue to leave
@@ -28,7 +29,7 @@ for i = 1, n do
   local holder = redis.call('GET', KEYS[i])
   if not holder then
     if redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
-      holder = handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime,
+      holder = handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i], ARGV[5 + i], claimLease, fenceLifetime,
           owner)
     else
       noQueue[i] = true
@@ -55,7 +56,7 @@ if queueFor <= 0 then
   for i = 1, n do
     if redis.call('GET', KEYS[i]) == owner then
       redis.call('DEL', KEYS[i])
-      handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
+      handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
     end
   end
   return {0, busy, redis.call('PTTL', KEYS[busy])}
@@ -69,7 +70,7 @@ for i = 1, n do
   elseif holder == owner then
     redis.call('DEL', KEYS[i])
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, -deadline, 'LPUSH', queueFor)
-    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
+    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
   elseif holder or redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, -deadline, 'RPUSH', queueFor)
   end
