@@ -114,13 +114,13 @@ final class LockAcquisition {
 
 	private static String nestedShareMessage(LockDefinition definition, String key, String held,
 			@Nullable String asked) {
-		String start = definition.method() + " asks for lock '" + KeyMasking.mask(key) + "' ";
+		String message = definition.method() + " asks for lock '" + KeyMasking.mask(key) + "' as "
+				+ Shares.holderOf(asked) + " while this thread holds it as " + Shares.holderOf(held);
 		if (asked == null) {
-			return start + "as a writer while this thread holds it as " + held + ": a read lock cannot be "
-					+ "upgraded, as two readers that both upgrade would each wait for the other forever; take the "
-					+ "write lock from the start";
+			return message + ": a read lock cannot be upgraded, as two readers that both upgrade would each wait "
+					+ "for the other forever; take the write lock from the start";
 		}
-		return start + "as " + asked + " while this thread holds it as " + held + "; nest only the same mode";
+		return message + "; a nested call may ask for the same share, or for less than a write lock holds";
 	}
 
 	private List<String> missing(List<String> keys, List<HeldLock> held) {

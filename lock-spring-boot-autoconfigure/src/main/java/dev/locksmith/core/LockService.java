@@ -58,7 +58,8 @@ public interface LockService {
 	 */
 	default <T> T callLocked(String key, LockOptions options, Callable<T> action) {
 		try (LockHandle handle = acquire(key, options);
-				LockFrames.Scope scope = LockFrames.enter(new HeldLock(this, handle, List.of(key), Shares.shareOf(options)), null)) {
+				LockFrames.Scope scope = LockFrames
+					.enter(new HeldLock(this, handle, List.of(key), Shares.shareOf(options)), null)) {
 			T result = action.call();
 			if (!handle.isHeld()) {
 				throw new LockLostException(handle);

@@ -3,6 +3,7 @@ package dev.locksmith.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
@@ -42,7 +43,7 @@ final class RedisShares {
 				(result) -> switch (((Long) result.get(0)).intValue()) {
 					case 1 -> AcquireResult.granted(List.of((Long) result.get(1)));
 					case 0 -> AcquireResult.busy(key, RedisLockBackend.remainingLease((Long) result.get(2)));
-					default -> throw permitsMismatch(key, ownerToken, (String) result.get(1));
+					default -> throw permitsMismatch(key, ownerToken, (Long) result.get(1));
 				});
 	}
 
@@ -74,9 +75,10 @@ final class RedisShares {
 				this.keys.deadlinesKey(key), this.keys.holdersKey(key));
 	}
 
-	private static IllegalStateException permitsMismatch(String key, String ownerToken, String held) {
-		return new IllegalStateException("Lock '" + KeyMasking.mask(key) + "' is held with "
-				+ Shares.permitsOf(held) + " permits; this call asked for " + Shares.permitsOf(Shares.shareOf(ownerToken))
+	private static IllegalStateException permitsMismatch(String key, String ownerToken, long held) {
+		String asked = Objects.requireNonNull(Shares.shareOf(ownerToken));
+		return new IllegalStateException("Lock '" + KeyMasking.mask(key) + "' is held with " + held
+				+ " permits; this call asked for " + Shares.permitsOf(asked)
 				+ ": every caller of a key must give the same permit count");
 	}
 

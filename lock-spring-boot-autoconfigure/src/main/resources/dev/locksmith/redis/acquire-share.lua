@@ -15,7 +15,7 @@
 --          {0, 1, ms until the lock or its first share may free} when refused, and the caller waits in
 --          the queue: the lock is held by a writer or another share, waiters stand ahead, or no permit
 --          is left;
---          {-1, share held} when the lock is held by permits of another count: a caller error.
+--          {-1, permit count held} when the lock is held by permits of another count: a caller error.
 local lock, fence, queue, deadlines, holders = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local owner, lease, fenceLifetime, queueFor, claimLease, channel =
     ARGV[1], tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6]
@@ -35,7 +35,7 @@ if holder == share then
   admitted = redis.call('ZSCORE', holders, owner) ~= false
       or (not waiting and (limit == 0 or redis.call('ZCARD', holders) < limit))
 elseif holder and limitOf(holder) > 0 and limitOf(share) > 0 then
-  return {-1, holder}
+  return {-1, limitOf(holder)}
 end
 if admitted then
   redis.call('ZADD', holders, nowMillis + lease, owner)

@@ -29,8 +29,8 @@ for i = 1, n do
   local holder = redis.call('GET', KEYS[i])
   if not holder then
     if redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
-      holder = handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i], ARGV[5 + i], claimLease, fenceLifetime,
-          owner)
+      holder = handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i],
+          ARGV[5 + i], claimLease, fenceLifetime, owner)
     else
       noQueue[i] = true
     end
@@ -56,7 +56,8 @@ if queueFor <= 0 then
   for i = 1, n do
     if redis.call('GET', KEYS[i]) == owner then
       redis.call('DEL', KEYS[i])
-      handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
+      handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i],
+          ARGV[5 + i], claimLease, fenceLifetime)
     end
   end
   return {0, busy, redis.call('PTTL', KEYS[busy])}
@@ -70,7 +71,8 @@ for i = 1, n do
   elseif holder == owner then
     redis.call('DEL', KEYS[i])
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, -deadline, 'LPUSH', queueFor)
-    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
+    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i],
+        ARGV[5 + i], claimLease, fenceLifetime)
   elseif holder or redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, -deadline, 'RPUSH', queueFor)
   end

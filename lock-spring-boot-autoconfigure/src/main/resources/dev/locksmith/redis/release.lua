@@ -19,7 +19,8 @@ for i = 1, n do
   end
   if redis.call('GET', KEYS[i]) == owner then
     redis.call('DEL', KEYS[i])
-    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i], ARGV[3 + i], claimLease, fenceLifetime)
+    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i],
+        ARGV[3 + i], claimLease, fenceLifetime)
     released = released + 1
   end
 end

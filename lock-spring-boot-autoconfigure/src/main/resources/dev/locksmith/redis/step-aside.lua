@@ -26,7 +26,8 @@ for i = 1, n do
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, parked, 'LPUSH', queueFor)
   end
   if held then
-    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i], ARGV[4 + i], claimLease, fenceLifetime)
+    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i],
+        ARGV[4 + i], claimLease, fenceLifetime)
   end
 end
 return givenBack

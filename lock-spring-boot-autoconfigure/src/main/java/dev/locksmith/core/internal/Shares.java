@@ -47,4 +47,13 @@ public final class Shares {
 		return (matcher.find() && matcher.group(2) != null) ? Integer.parseInt(matcher.group(2)) : 0;
 	}
 
+	/** Who holds {@code share}, for messages: "a reader", "one of 4 permit holders", or "a writer" for none. */
+	public static String holderOf(@Nullable String share) {
+		if (share == null) {
+			return "a writer";
+		}
+		int permits = permitsOf(share);
+		return (permits > 0) ? "one of " + permits + " permit holders" : "a reader";
+	}
+
 }
