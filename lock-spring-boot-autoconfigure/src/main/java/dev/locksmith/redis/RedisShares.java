@@ -3,7 +3,6 @@ package dev.locksmith.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
@@ -11,7 +10,6 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
-import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.internal.Shares;
 
 /**
@@ -43,7 +41,7 @@ final class RedisShares {
 				(result) -> switch (((Long) result.get(0)).intValue()) {
 					case 1 -> AcquireResult.granted(List.of((Long) result.get(1)));
 					case 0 -> AcquireResult.busy(key, RedisLockBackend.remainingLease((Long) result.get(2)));
-					default -> throw permitsMismatch(key, ownerToken, (Long) result.get(1));
+					default -> throw Shares.permitsMismatch(key, ownerToken, (Long) result.get(1));
 				});
 	}
 
@@ -73,13 +71,6 @@ final class RedisShares {
 	private List<String> redisKeys(String key) {
 		return List.of(this.keys.lockKey(key), this.keys.fenceKey(key), this.keys.queueKey(key),
 				this.keys.deadlinesKey(key), this.keys.holdersKey(key));
-	}
-
-	private static IllegalStateException permitsMismatch(String key, String ownerToken, long held) {
-		String asked = Objects.requireNonNull(Shares.shareOf(ownerToken));
-		return new IllegalStateException("Lock '" + KeyMasking.mask(key) + "' is held with " + held
-				+ " permits; this call asked for " + Shares.permitsOf(asked)
-				+ ": every caller of a key must give the same permit count");
 	}
 
 	private static String millis(Duration duration) {

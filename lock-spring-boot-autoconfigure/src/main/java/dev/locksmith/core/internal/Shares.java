@@ -1,5 +1,6 @@
 package dev.locksmith.core.internal;
 
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -54,6 +55,14 @@ public final class Shares {
 		}
 		int permits = permitsOf(share);
 		return (permits > 0) ? "one of " + permits + " permit holders" : "a reader";
+	}
+
+	/** The failure of a call for {@code ownerToken}'s permits while the key is held with {@code heldPermits}. */
+	public static IllegalStateException permitsMismatch(String key, String ownerToken, long heldPermits) {
+		String asked = Objects.requireNonNull(shareOf(ownerToken));
+		return new IllegalStateException("Lock '" + KeyMasking.mask(key) + "' is held with " + heldPermits
+				+ " permits; this call asked for " + permitsOf(asked)
+				+ ": every caller of a key must give the same permit count");
 	}
 
 }
