@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -75,6 +76,30 @@ class ReadWriteLockTests {
 		try (LockHandle writer = engine(2).tryAcquire("doc", WRITE).orElseThrow()) {
 			assertThat(this.redis.command("GET", "lock:{doc}")).startsWith("p2:");
 		}
+	}
+
+	@Test
+	void aWriterIsGrantedAfterTheReadersAheadOfItUnderAContinuousStreamOfReaders() throws Exception {
+		ScheduledExecutorService arrivals = Executors.newSingleThreadScheduledExecutor();
+		AtomicInteger readsDone = new AtomicInteger();
+		try {
+			arrivals.scheduleAtFixedRate(() -> this.threads.submit(() -> {
+				engine(readsDone.get() % 3).runLocked("doc", READ.withWaitTime(WAIT),
+						() -> LockSupport.parkNanos(Duration.ofMillis(50).toNanos()));
+				return readsDone.incrementAndGet();
+			}), 0, 10, TimeUnit.MILLISECONDS);
+			await().atMost(Duration.ofSeconds(10)).until(() -> readsDone.get() >= 20);
+
+			long askedAt = System.nanoTime();
+			try (LockHandle writer = engine(3).tryAcquire("doc", WRITE.withWaitTime(WAIT)).orElseThrow()) {
+				assertThat(Duration.ofNanos(System.nanoTime() - askedAt)).isLessThan(Duration.ofSeconds(1));
+			}
+		}
+		finally {
+			arrivals.shutdownNow();
+		}
+		int readsBefore = readsDone.get();
+		await().atMost(Duration.ofSeconds(10)).until(() -> readsDone.get() > readsBefore);
 	}
 
 	@Test
