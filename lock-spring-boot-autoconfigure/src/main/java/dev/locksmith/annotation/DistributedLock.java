@@ -6,6 +6,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import dev.locksmith.core.LockMode;
+
 /**
  * Runs the annotated method only while this process holds a distributed lock, so that one caller in
  * the whole fleet runs it for a given key at a time. The lock's key is {@code <name>:<key>}, or
@@ -64,5 +66,11 @@ public @interface DistributedLock {
 
 	/** Whether to keep extending the lease while the method runs. */
 	boolean renew() default true;
+
+	/** {@code WRITE}: exclusive; {@code READ}: shared with the other readers of the same key. */
+	LockMode mode() default LockMode.WRITE;
+
+	/** How many callers hold the lock at once, each with its own lease; does not combine with {@code READ}. */
+	int permits() default 1;
 
 }

@@ -19,6 +19,7 @@ import dev.locksmith.core.LockService;
 import dev.locksmith.core.internal.HeldLock;
 import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.internal.LockFrames;
+import dev.locksmith.core.internal.Shares;
 
 /**
  * Acquires the locks of an annotated call: keys that the running call already holds get one more
@@ -40,14 +41,14 @@ final class LockAcquisition {
 		return this.locks.get();
 	}
 
-	/** The lock of a call that {@code handle} holds {@code keys} for. */
-	HeldLock heldLock(LockHandle handle, List<String> keys) {
-		return new HeldLock(owner(), handle, keys);
+	/** The lock of a call that {@code handle} holds {@code keys} for, as {@code definition} asked. */
+	HeldLock heldLock(LockHandle handle, LockDefinition definition, List<String> keys) {
+		return new HeldLock(owner(), handle, keys, Shares.shareOf(definition.options()));
 	}
 
 	/** Makes {@code handle} the current lock of this thread while the method of {@code definition} runs. */
 	LockFrames.Scope enter(LockHandle handle, LockDefinition definition, List<String> keys) {
-		return LockFrames.enter(heldLock(handle, keys), definition.method());
+		return LockFrames.enter(heldLock(handle, definition, keys), definition.method());
 	}
 
 	/** Whether acquiring {@code keys} under the {@code held} locks asks the store: some key is not held yet. */
@@ -62,7 +63,7 @@ final class LockAcquisition {
 	 * @throws LockBusyException when the missing keys stayed busy and the policy is {@link OnBusy#THROW}
 	 */
 	@Nullable LockHandle acquire(LockDefinition definition, List<String> keys, List<HeldLock> held) {
-		List<LockHandle> parts = holdAgain(keys, held);
+		List<LockHandle> parts = holdAgain(definition, keys, held);
 		try {
 			List<String> missing = missing(keys, held);
 			if (!missing.isEmpty()) {
@@ -81,10 +82,19 @@ final class LockAcquisition {
 		return (parts.size() == 1) ? parts.get(0) : new JoinedLockHandle(parts);
 	}
 
-	private List<LockHandle> holdAgain(List<String> keys, List<HeldLock> held) {
+	/**
+	 * One more hold of every held lock that {@code keys} need. A write lock covers any nested call; a share
+	 * covers only a nested call for the same share.
+	 * @throws IllegalStateException when a nested call asks for more than a held share
+	 */
+	private List<LockHandle> holdAgain(LockDefinition definition, List<String> keys, List<HeldLock> held) {
 		Set<LockHandle> holding = Collections.newSetFromMap(new IdentityHashMap<>());
+		String share = Shares.shareOf(definition.options());
 		for (String key : keys) {
 			HeldLock lock = find(key, held);
+			if (lock != null && lock.share() != null && !lock.share().equals(share)) {
+				throw new IllegalStateException(nestedShareMessage(definition, key, lock.share(), share));
+			}
 			if (lock != null) {
 				holding.add(lock.handle());
 			}
@@ -100,6 +110,17 @@ final class LockAcquisition {
 			throw ex;
 		}
 		return holds;
+	}
+
+	private static String nestedShareMessage(LockDefinition definition, String key, String held,
+			@Nullable String asked) {
+		String message = definition.method() + " asks for lock '" + KeyMasking.mask(key) + "' as "
+				+ Shares.holderOf(asked) + " while this thread holds it as " + Shares.holderOf(held);
+		if (asked == null) {
+			return message + ": a read lock cannot be upgraded, as two readers that both upgrade would each wait "
+					+ "for the other forever; take the write lock from the start";
+		}
+		return message + "; a nested call may ask for the same share, or for less than a write lock holds";
 	}
 
 	private List<String> missing(List<String> keys, List<HeldLock> held) {

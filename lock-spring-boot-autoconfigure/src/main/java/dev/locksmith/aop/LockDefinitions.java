@@ -95,7 +95,8 @@ final class LockDefinitions {
 		Duration holdAtLeast = duration(where, "holdAtLeast", annotation.holdAtLeast(), () -> Duration.ZERO);
 		LockOptions options;
 		try {
-			options = new LockOptions(ttl, waitTime, annotation.renew(), holdAtLeast, name);
+			options = new LockOptions(ttl, waitTime, annotation.renew(), holdAtLeast, name, annotation.mode(),
+					annotation.permits());
 		}
 		catch (IllegalArgumentException ex) {
 			String ttlSource = (annotation.ttl().isBlank() && ex.getMessage().contains("ttl"))

@@ -46,7 +46,7 @@ final class ReactiveLocking {
 				SubscriptionLock lock = new SubscriptionLock();
 				BusyFallback fallback = new BusyFallback(invocation, definition);
 				return Mono.usingWhen(fallback.onBusy(acquire(definition, keys, context, lock)), (handle) -> {
-					HeldLock held = this.acquisition.heldLock(handle, keys);
+					HeldLock held = this.acquisition.heldLock(handle, definition, keys);
 					return Mono.from(assemble(invocation, definition, held))
 						.takeUntilOther(lost(handle))
 						.flatMap((value) -> stillHeld(handle).thenReturn(value))
@@ -61,7 +61,7 @@ final class ReactiveLocking {
 			SubscriptionLock lock = new SubscriptionLock();
 			BusyFallback fallback = new BusyFallback(invocation, definition);
 			return Flux.usingWhen(fallback.onBusy(acquire(definition, keys, context, lock)), (handle) -> {
-				HeldLock held = this.acquisition.heldLock(handle, keys);
+				HeldLock held = this.acquisition.heldLock(handle, definition, keys);
 				return Flux.<Object>from(assemble(invocation, definition, held))
 					.takeUntilOther(lost(handle))
 					.concatWith(stillHeld(handle).then(Mono.empty()))

@@ -20,6 +20,7 @@ import dev.locksmith.core.Waiters.HandedLock;
 import dev.locksmith.core.Waiters.Waiter;
 import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.internal.OwnerTokens;
+import dev.locksmith.core.internal.Shares;
 
 /**
  * The lock engine: grants locks through a {@link LockBackend}, queues this process's waiters and
@@ -105,7 +106,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	private Attempt acquireOrRefuse(Collection<String> keys, LockOptions options) throws InterruptedException {
 		List<String> canonicalKeys = LockKeys.canonical(keys);
 		Objects.requireNonNull(options, "options must not be null");
-		String ownerToken = this.ownerTokens.next();
+		checkShares(canonicalKeys, options);
+		String ownerToken = Shares.token(options, this.ownerTokens.next());
 		Grant grant = new Grant(options, this.observations.current());
 		Observation acquisition = this.observations.startAcquisition(options);
 		Outcome outcome = Outcome.FAILED;
@@ -127,6 +129,22 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		}
 		finally {
 			LockObservations.stop(acquisition, outcome);
+		}
+	}
+
+	/** Refuses a read lock or permits that this store cannot grant, or for several keys at once. */
+	private void checkShares(List<String> keys, LockOptions options) {
+		if (options.exclusive()) {
+			return;
+		}
+		if (!this.store.grantsShares()) {
+			throw new IllegalStateException("The lock store " + this.store.name() + " does not support mode "
+					+ options.mode() + " with " + options.permits() + " permit(s); use exclusive locks (mode WRITE, "
+					+ "permits 1) or locksmith.store=redis");
+		}
+		if (keys.size() != 1) {
+			throw new IllegalArgumentException("A read lock or permits take one key at a time, were "
+					+ KeyMasking.describe(keys));
 		}
 	}
 

@@ -20,7 +20,10 @@ public interface LockBackend {
 	 * none, and issues the next fencing token of each, in one round trip. A lock handed to
 	 * {@code ownerToken} by a release counts as free for it. When refused and {@code queueFor} is
 	 * positive, the caller stands in the queue of each key for that long, keeping its place across
-	 * attempts with the same owner token.
+	 * attempts with the same owner token. An owner token {@code <share>/<token>}, with the share
+	 * {@code @read} or {@code @permits=<n>}, asks for a share of the one key of {@code keys}, as a
+	 * reader or as one of {@code n} permit holders; the engine sends those only to a store that
+	 * {@link #grantsShares() grants shares}, and releases and extends them with the same token.
 	 */
 	CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl, Duration queueFor);
 
@@ -41,6 +44,11 @@ public interface LockBackend {
 
 	/** Whether any owner, or a waiter handed the lock, holds the lock of {@code key}, in one round trip. */
 	CompletableFuture<Boolean> isLocked(String key);
+
+	/** Whether this store grants shares: readers ({@link LockMode#READ}) and permits; else the engine refuses them. */
+	default boolean grantsShares() {
+		return false;
+	}
 
 	/**
 	 * How long the holder may count on a lease of {@code ttl} granted or extended for a request sent at

@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import dev.locksmith.core.internal.HeldLock;
 import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.internal.LockFrames;
+import dev.locksmith.core.internal.Shares;
 
 /**
  * Programmatic entry point to distributed locks: acquire, run code under a lock, ask whether a lock
@@ -69,7 +70,8 @@ public interface LockService {
 	 */
 	default <T> T callLocked(String key, LockOptions options, Callable<T> action) {
 		try (LockHandle handle = acquire(key, options);
-				LockFrames.Scope scope = LockFrames.enter(new HeldLock(this, handle, List.of(key)), null)) {
+				LockFrames.Scope scope = LockFrames
+					.enter(new HeldLock(this, handle, List.of(key), Shares.shareOf(options)), null)) {
 			T result = action.call();
 			if (!handle.isHeld()) {
 				throw new LockLostException(handle);

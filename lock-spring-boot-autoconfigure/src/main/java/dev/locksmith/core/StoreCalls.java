@@ -131,6 +131,15 @@ final class StoreCalls {
 		return await(whileBusy(() -> this.backend.isLocked(key)), () -> "lookup of " + KeyMasking.describe(List.of(key)));
 	}
 
+	/** The store's name in messages: its class's simple name. */
+	String name() {
+		return this.backend.getClass().getSimpleName();
+	}
+
+	boolean grantsShares() {
+		return this.backend.grantsShares();
+	}
+
 	Duration validity(Duration ttl) {
 		return this.backend.validity(ttl);
 	}

@@ -19,6 +19,12 @@ final class LockScripts {
 
 	static final RedisScript<List> EXTEND = RedisScript.of(read("extend.lua"), List.class);
 
+	static final RedisScript<List> ACQUIRE_SHARE = withHandOn("acquire-share.lua", List.class);
+
+	static final RedisScript<Long> RELEASE_SHARE = withHandOn("release-share.lua", Long.class);
+
+	static final RedisScript<List> EXTEND_SHARES = withHandOn("extend-shares.lua", List.class);
+
 	static final RedisScript<Long> IS_LOCKED = RedisScript.of(read("is-locked.lua"), Long.class);
 
 	static final RedisScript<Long> FORCE_RELEASE = withHandOn("force-release.lua", Long.class);

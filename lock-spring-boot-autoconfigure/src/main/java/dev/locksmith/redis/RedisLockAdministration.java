@@ -91,7 +91,7 @@ public final class RedisLockAdministration implements LockAdministration {
 	public boolean forceRelease(String key) {
 		Long released = call(() -> this.redis.execute(LockScripts.FORCE_RELEASE,
 				List.of(this.keys.lockKey(key), this.keys.fenceKey(key), this.keys.queueKey(key),
-						this.keys.deadlinesKey(key)),
+						this.keys.deadlinesKey(key), this.keys.holdersKey(key)),
 				Long.toString(this.claimLease.toMillis()), Long.toString(RedisLockBackend.FENCE_COUNTER_LIFETIME.toMillis()),
 				this.keys.releaseChannel(key)));
 		return released != null && released == 1L;

@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -20,6 +22,7 @@ import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.core.internal.DaemonThreadFactory;
 import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.internal.StoreBusyException;
+import dev.locksmith.core.internal.Shares;
 
 /**
  * {@link LockBackend} on one Redis deployment (standalone, Sentinel or Cluster) through Spring Data
@@ -27,7 +30,8 @@ import dev.locksmith.core.internal.StoreBusyException;
  * without one, a bounded pool). Waiters stand in a queue per key in Redis, and a release hands the
  * lock to the first of them under a short claim lease. On a cluster, an operation on keys of several
  * hash slots runs one script per slot; several locks spanning slots are taken slot by slot and given
- * back when a later slot is busy or fails, so the grant stays all or nothing.
+ * back when a later slot is busy or fails, so the grant stays all or nothing. An owner token that names
+ * a share (a reader's or a permit holder's, one key each) takes, renews and releases its own share.
  *
  * @since 0.1.0
  */
@@ -56,6 +60,7 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	private final EvictionPolicyCheck evictionPolicy;
 
 	private final TopologyRefreshCheck topologyRefresh;
+	private final RedisShares shares;
 
 	public RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this(connectionFactory, keys, DEFAULT_CLAIM_LEASE);
@@ -75,6 +80,7 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 		this.claimLease = millis(claimLease);
 		this.evictionPolicy = new EvictionPolicyCheck(connectionFactory);
 		this.topologyRefresh = new TopologyRefreshCheck(connectionFactory);
+		this.shares = new RedisShares(keys, this.claimLease, this::call);
 	}
 
 	/**
@@ -100,6 +106,9 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	@Override
 	public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
 			Duration queueFor) {
+		if (Shares.shareOf(ownerToken) != null) {
+			return this.shares.acquire(keys.get(0), ownerToken, ttl, queueFor);
+		}
 		List<List<String>> groups = groupBySlot(keys);
 		if (groups.size() == 1) {
 			return acquireInOneSlot(keys, ownerToken, ttl, queueFor);
@@ -109,6 +118,9 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	@Override
 	public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
+		if (Shares.shareOf(ownerToken) != null) {
+			return this.shares.release(keys.get(0), ownerToken);
+		}
 		return inEachSlot(keys, (group) -> giveBackInOneSlot("release", LockScripts.RELEASE, group, ownerToken));
 	}
 
@@ -127,17 +139,29 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 		return total;
 	}
 
-	/** Sends one script per hash slot, all at once; each lease's answer comes from its own slot's script. */
+	/**
+	 * Sends one script per hash slot, all at once, and one more for the slot's shares where it has any;
+	 * each lease's answer comes from its own slot's script.
+	 */
 	@Override
 	public List<CompletableFuture<Boolean>> extend(List<LeaseExtension> leases) {
 		List<CompletableFuture<Boolean>> extended = new ArrayList<>(Collections.nCopies(leases.size(), null));
 		for (List<Integer> group : this.slots
 			.partition(leases.stream().map((lease) -> this.keys.lockKey(lease.key())).toList())) {
-			CompletableFuture<List<Boolean>> call = extendInOneSlot(group.stream().map(leases::get).toList());
-			for (int i = 0; i < group.size(); i++) {
-				int inGroup = i;
-				extended.set(group.get(i), call.thenApply((results) -> results.get(inGroup)));
-			}
+			Map<Boolean, List<Integer>> byKind = group.stream()
+				.collect(Collectors.partitioningBy((i) -> Shares.shareOf(leases.get(i).ownerToken()) != null));
+			byKind.forEach((shared, part) -> {
+				if (part.isEmpty()) {
+					return;
+				}
+				List<LeaseExtension> partLeases = part.stream().map(leases::get).toList();
+				CompletableFuture<List<Boolean>> call = shared ? this.shares.extend(partLeases)
+						: extendInOneSlot(partLeases);
+				for (int i = 0; i < part.size(); i++) {
+					int inPart = i;
+					extended.set(part.get(i), call.thenApply((results) -> results.get(inPart)));
+				}
+			});
 		}
 		return extended;
 	}
@@ -177,6 +201,11 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 		args.add(ownerToken);
 		addNames(args, keys, this.keys::releaseChannel);
 		return call("release notice", keys, LockScripts.ANNOUNCE_RELEASE, List.of(), args, (published) -> null);
+	}
+
+	@Override
+	public boolean grantsShares() {
+		return true;
 	}
 
 	@Override
@@ -220,11 +249,12 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	private CompletableFuture<AcquireResult> acquireInOneSlot(List<String> keys, String ownerToken, Duration ttl,
 			Duration queueFor) {
-		List<String> redisKeys = new ArrayList<>(keys.size() * 4);
+		List<String> redisKeys = new ArrayList<>(keys.size() * 5);
 		addNames(redisKeys, keys, this.keys::lockKey);
 		addNames(redisKeys, keys, this.keys::fenceKey);
 		addNames(redisKeys, keys, this.keys::queueKey);
 		addNames(redisKeys, keys, this.keys::deadlinesKey);
+		addNames(redisKeys, keys, this.keys::holdersKey);
 		List<String> args = new ArrayList<>(keys.size() + 5);
 		args.add(ownerToken);
 		args.add(millis(ttl));
@@ -249,22 +279,23 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	 * The retry hint from a busy lock's PTTL: 0 means its lease ends within this millisecond, so look
 	 * again in one (not "no hint", which would wait a whole re-check interval); -1 means it has no lease.
 	 */
-	private static Duration remainingLease(long pttl) {
+	static Duration remainingLease(long pttl) {
 		return Duration.ofMillis((pttl == 0) ? 1 : Math.max(0, pttl));
 	}
 
 	/**
-	 * Runs a script that frees locks of one slot: it names each lock, fencing counter, queue and
-	 * deadlines, then takes the owner, the claim lease, the counters' lifetime, {@code options} and the
+	 * Runs a script that frees locks of one slot: it names each lock, fencing counter, queue, deadlines
+	 * and holders of shares, then takes the owner, the claim lease, the counters' lifetime, {@code options} and the
 	 * channels.
 	 */
 	private CompletableFuture<Integer> giveBackInOneSlot(String operation, RedisScript<Long> script, List<String> keys,
 			String ownerToken, String... options) {
-		List<String> redisKeys = new ArrayList<>(keys.size() * 4);
+		List<String> redisKeys = new ArrayList<>(keys.size() * 5);
 		addNames(redisKeys, keys, this.keys::lockKey);
 		addNames(redisKeys, keys, this.keys::fenceKey);
 		addNames(redisKeys, keys, this.keys::queueKey);
 		addNames(redisKeys, keys, this.keys::deadlinesKey);
+		addNames(redisKeys, keys, this.keys::holdersKey);
 		List<String> args = new ArrayList<>(keys.size() + 3 + options.length);
 		args.add(ownerToken);
 		args.add(this.claimLease);

@@ -50,6 +50,11 @@ public final class RedisLockKeys {
 		return name("deadlines:", key);
 	}
 
+	/** The Redis sorted set of the owner tokens holding shares of {@code key}, scored by their lease ends. */
+	String holdersKey(String key) {
+		return name("holders:", key);
+	}
+
 	/** The pub/sub channel on which a release of {@code key} hands it to a waiter. */
 	String releaseChannel(String key) {
 		return name("released:", key);

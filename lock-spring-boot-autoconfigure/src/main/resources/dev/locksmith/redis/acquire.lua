@@ -4,6 +4,7 @@
 -- KEYS[n+1..2n]    their fencing counters: KEYS[n+i] counts the grants of KEYS[i]
 -- KEYS[2n+1..3n]   their wait queues: owner tokens of waiters, first come first
 -- KEYS[3n+1..4n]   the deadline of each waiter, in server milliseconds, by owner token
+-- KEYS[4n+1..5n]   their holders of shares, by owner token, scored by the end of each one's lease
 -- ARGV[1]          owner token
 -- ARGV[2]          lease in milliseconds
 -- ARGV[3]          how long a fencing counter outlives its last grant, in milliseconds
@@ -20,7 +21,7 @@
 -- keys: it keeps its place there, but releases pass it over, and a lock it was handed goes on to the
 -- next waiter that can use it, or stays free. So no waiter holds some keys while it waits for the rest,
 -- and a free key never bounces between waiters that cannot use it.
-local n = #KEYS / 4
+local n = #KEYS / 5
 local owner, lease, fenceLifetime, queueFor, claimLease = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local busy = 0
 local noQueue = {}   -- keys found free without a queue: the caller stands in no queue to leave
@@ -28,8 +29,8 @@ for i = 1, n do
   local holder = redis.call('GET', KEYS[i])
   if not holder then
     if redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
-      holder = handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime,
-          owner)
+      holder = handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i],
+          ARGV[5 + i], claimLease, fenceLifetime, owner)
     else
       noQueue[i] = true
     end
@@ -54,7 +55,8 @@ end
 if queueFor <= 0 then
   for i = 1, n do
     if redis.call('GET', KEYS[i]) == owner then
-      free(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
+      free(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i],
+        ARGV[5 + i], claimLease, fenceLifetime)
     end
   end
   return {0, busy, redis.call('PTTL', KEYS[busy])}
@@ -67,12 +69,14 @@ for i = 1, n do
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, deadline, 'RPUSH', queueFor)
   elseif holder == owner then
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, -deadline, 'LPUSH', queueFor)
-    free(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
+    free(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i],
+        ARGV[5 + i], claimLease, fenceLifetime)
   elseif holder or redis.call('EXISTS', KEYS[2 * n + i]) == 1 then
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, -deadline, 'RPUSH', queueFor)
     if not holder then
       -- free, and the caller no longer takes it: the next waiter that can use it does
-      handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[5 + i], claimLease, fenceLifetime)
+      handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i],
+          ARGV[5 + i], claimLease, fenceLifetime)
     end
   end
 end

@@ -5,6 +5,11 @@
 -- the claim to its own lease in the background. A waiter's deadline, in server milliseconds, is kept
 -- negative while it is parked: it also waits for another lock that was busy when it last asked, so it
 -- keeps its place but is passed over. Waiters whose deadline passed are dropped.
+-- Readers and permit holders share a lock: their owner tokens are '<share>/<token>' with the share
+-- '@read' or '@permits=<n>'. While shares are held, the lock's value is the share, and a sorted set of
+-- holders keeps each holder's owner token scored by the end of its own lease, in server milliseconds;
+-- the lock lives as long as its longest share. A freed lock whose first waiter asks for a share goes to
+-- every waiter for that share up to the next other waiter (and the permit count), in one call.
 
 -- The server's clock in milliseconds, and in microseconds.
 local function serverTime()
@@ -34,14 +39,78 @@ local function stand(queue, deadlines, owner, deadline, push, queueFor)
   end
 end
 
+-- The share an owner token asks for, such as '@read' or '@permits=4'; nil for an exclusive owner.
+local function shareOf(owner)
+  return string.match(owner, '^(@read)/') or string.match(owner, '^(@permits=%d+)/')
+end
+
+-- How many holders a share admits: its permit count, or 0 for readers, who have no limit.
+local function limitOf(share)
+  return tonumber(string.match(share, '^@permits=(%d+)$') or '0')
+end
+
+-- Sets a shared lock to live as long as its longest share, or deletes it when no share is left.
+-- Returns whether shares are left.
+local function keepShared(lock, holders, share, nowMillis)
+  local longest = redis.call('ZRANGE', holders, -1, -1, 'WITHSCORES')[2]
+  if not longest then
+    redis.call('DEL', lock, holders)
+    return false
+  end
+  local left = math.max(1, tonumber(longest) - nowMillis)
+  redis.call('SET', lock, share, 'PX', left)
+  redis.call('PEXPIRE', holders, left)
+  return true
+end
+
+-- Grants the share to waiters from the head of the queue, in order, up to the first live waiter for
+-- something else and while permits are left, each under the claim lease with its own fencing token,
+-- published to it; the caller is granted without either, as its own script answers it. Holders whose
+-- lease ended are dropped first. Returns whether a live waiter is left that could not be granted.
+local function grantShares(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, share,
+    nowMillis, nowMicros, caller)
+  redis.call('ZREMRANGEBYSCORE', holders, '-inf', nowMillis)
+  local limit = limitOf(share)
+  local count = redis.call('ZCARD', holders)
+  local waiting = false
+  for _, waiter in ipairs(redis.call('LRANGE', queue, 0, -1)) do
+    local deadline = tonumber(redis.call('HGET', deadlines, waiter) or '0')
+    if waiter ~= caller and math.abs(deadline) <= nowMillis then
+      redis.call('LREM', queue, 1, waiter)
+      redis.call('HDEL', deadlines, waiter)
+    elseif waiter == caller or deadline > 0 then
+      if shareOf(waiter) ~= share or (limit > 0 and count >= limit) then
+        waiting = true
+        break
+      end
+      redis.call('LREM', queue, 1, waiter)
+      redis.call('HDEL', deadlines, waiter)
+      redis.call('ZADD', holders, nowMillis + claimLease, waiter)
+      count = count + 1
+      if waiter ~= caller then
+        local token = nextFence(fence, fenceLifetime, nowMicros)
+        redis.call('PUBLISH', channel, claimLease .. ':' .. string.format('%.0f', token) .. ':' .. waiter)
+      end
+    end
+  end
+  keepShared(lock, holders, share, nowMillis)
+  return waiting
+end
+
 -- Finds who may take the free lock: the first live waiter that is not parked, or the caller (nil for
 -- a release) when it comes first. A waiter other than the caller is handed the lock and taken out of
--- the queue. Returns that waiter's owner token, or nil when nobody but parked waiters waits.
-local function handOn(lock, fence, queue, deadlines, channel, claimLease, fenceLifetime, caller)
+-- the queue; when the first asks for a share, the waiters for it are granted together.
+-- Returns that waiter's owner token, or the share, or nil when nobody but parked waiters waits.
+local function handOn(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, caller)
   local nowMillis, nowMicros = serverTime()
   for _, waiter in ipairs(redis.call('LRANGE', queue, 0, -1)) do
     local deadline = tonumber(redis.call('HGET', deadlines, waiter) or '0')
-    if waiter == caller then
+    local share = shareOf(waiter)
+    if share and (waiter == caller or deadline > nowMillis) then
+      grantShares(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, share, nowMillis,
+          nowMicros, caller)
+      return share
+    elseif waiter == caller then
       return caller
     elseif math.abs(deadline) <= nowMillis then
       redis.call('LREM', queue, 1, waiter)
@@ -66,8 +135,8 @@ end
 -- touches a key after a command that may have deleted it (a DEL, or an LREM or HDEL that empties a
 -- queue), and every script that frees a lock ends its work on the lock key with this; a migration can
 -- then refuse a script, which the caller sends again, but never cut it in half.
-local function free(lock, fence, queue, deadlines, channel, claimLease, fenceLifetime)
-  if not handOn(lock, fence, queue, deadlines, channel, claimLease, fenceLifetime) then
+local function free(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime)
+  if not handOn(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime) then
     redis.call('DEL', lock)
   end
 end

@@ -4,6 +4,7 @@
 -- KEYS[n+1..2n]    their fencing counters
 -- KEYS[2n+1..3n]   their wait queues
 -- KEYS[3n+1..4n]   the deadlines of their waiters
+-- KEYS[4n+1..5n]   their holders of shares, by owner token, scored by the end of each one's lease
 -- ARGV[1]          owner token
 -- ARGV[2]          claim lease in milliseconds
 -- ARGV[3]          how long a fencing counter outlives its last grant, in milliseconds
@@ -11,7 +12,7 @@
 -- Returns          how many of the locks were released; the others are gone or held by another owner.
 -- An owner waits for a lock or holds it, never both, so leaving a queue (which may empty it) and
 -- freeing the lock never touch the same queue twice in one run.
-local n = #KEYS / 4
+local n = #KEYS / 5
 local owner, claimLease, fenceLifetime = ARGV[1], ARGV[2], ARGV[3]
 local released = 0
 for i = 1, n do
@@ -19,7 +20,8 @@ for i = 1, n do
     redis.call('LREM', KEYS[2 * n + i], 0, owner)
   end
   if redis.call('GET', KEYS[i]) == owner then
-    free(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[3 + i], claimLease, fenceLifetime)
+    free(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i],
+        ARGV[3 + i], claimLease, fenceLifetime)
     released = released + 1
   end
 end

@@ -5,13 +5,14 @@
 -- KEYS[n+1..2n]    their fencing counters
 -- KEYS[2n+1..3n]   their wait queues
 -- KEYS[3n+1..4n]   the deadlines of their waiters
+-- KEYS[4n+1..5n]   their holders of shares, by owner token, scored by the end of each one's lease
 -- ARGV[1]          owner token
 -- ARGV[2]          claim lease in milliseconds
 -- ARGV[3]          how long a fencing counter outlives its last grant, in milliseconds
 -- ARGV[4]          how long the caller goes on waiting, in milliseconds
 -- ARGV[4+i]        release channel of KEYS[i]
 -- Returns          how many of the locks were given back.
-local n = #KEYS / 4
+local n = #KEYS / 5
 local owner, claimLease, fenceLifetime, queueFor = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local parked = -(serverTime() + queueFor)
 local givenBack = 0
@@ -21,11 +22,13 @@ for i = 1, n do
     stand(KEYS[2 * n + i], KEYS[3 * n + i], owner, parked, 'LPUSH', queueFor)
   end
   if held then
-    free(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[4 + i], claimLease, fenceLifetime)
+    free(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i],
+        ARGV[4 + i], claimLease, fenceLifetime)
     givenBack = givenBack + 1
   elseif redis.call('EXISTS', KEYS[i]) == 0 then
     -- free, and this waiter no longer takes it: the next waiter that can use it does
-    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], ARGV[4 + i], claimLease, fenceLifetime)
+    handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i],
+          ARGV[4 + i], claimLease, fenceLifetime)
   end
 end
 return givenBack

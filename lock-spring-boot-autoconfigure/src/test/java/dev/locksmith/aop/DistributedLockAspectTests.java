@@ -272,15 +272,30 @@ class DistributedLockAspectTests {
 	}
 
 	@Test
-	void aNestedCallForAHeldKeyRunsWithoutAnotherRoundTrip() {
+	void aNestedCallForAHeldKeyRunsWithoutAnotherRoundTripAlsoAReadInAWrite() {
 		this.runner.run((context) -> {
 			Shop shop = context.getBean(Shop.class);
 			shop.outer("warm-up");
 			try (CommandMonitor monitor = this.redis.monitor()) {
 				assertThat(shop.outer("acct-1")).isPositive();
-				assertThat(monitor.clientCommands()).containsExactly("EVALSHA", "EVALSHA");
+				assertThat(shop.writeThenRead("acct-2")).isPositive();
+				assertThat(monitor.clientCommands()).containsExactly("EVALSHA", "EVALSHA", "EVALSHA", "EVALSHA");
 			}
 			assertThat(context.getBean(CallLog.class).calls).containsExactly("inner warm-up", "inner acct-1");
+		});
+	}
+
+	@Test
+	void aWriteCallNestedInAReadOfTheSameKeyFailsAtOnceAndFreesTheReadLock() {
+		this.runner.run((context) -> {
+			Shop shop = context.getBean(Shop.class);
+
+			assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> shop.readThenWrite("acct-3"))
+				.withMessageStartingWith("Shop.inner(String) asks for lock 'ledger:******' as a writer while this "
+						+ "thread holds it as a reader: a read lock cannot be upgraded, as two readers that both upgrade "
+						+ "would each wait for the other forever");
+			assertThat(context.getBean(LockService.class).isLocked("ledger:acct-3")).isFalse();
+			assertThat(context.getBean(CallLog.class).calls).isEmpty();
 		});
 	}
 

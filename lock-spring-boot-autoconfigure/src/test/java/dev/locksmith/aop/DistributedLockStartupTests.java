@@ -24,6 +24,7 @@ import reactor.core.publisher.Mono;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.LockMode;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,6 +47,9 @@ class DistributedLockStartupTests {
 				Arguments.of(NotADuration.class,
 						"@DistributedLock on NotADuration.run(): ttl 'soon' is not a duration; use 500ms, 30s, PT1M or a placeholder"),
 				Arguments.of(ZeroTtl.class, "@DistributedLock on ZeroTtl.run(): ttl must be at least 1ms, was PT0S"),
+				Arguments.of(PermitsWithRead.class, "@DistributedLock on PermitsWithRead.run(): permits (2) do not "
+						+ "combine with mode READ: readers share the lock without a limit; use permits with mode WRITE"),
+				Arguments.of(ZeroPermits.class, "@DistributedLock on ZeroPermits.run(): permits must be at least 1, was 0"),
 				Arguments.of(NegativeWait.class,
 						"@DistributedLock on NegativeWait.run(): waitTime must not be negative, was PT-1S"),
 				Arguments.of(UnresolvedPlaceholder.class, "@DistributedLock on UnresolvedPlaceholder.run(): ttl '${nowhere}'"),
@@ -214,6 +218,22 @@ class DistributedLockStartupTests {
 	static class ZeroTtl {
 
 		@DistributedLock(ttl = "0s")
+		public void run() {
+		}
+
+	}
+
+	static class PermitsWithRead {
+
+		@DistributedLock(mode = LockMode.READ, permits = 2)
+		public void run() {
+		}
+
+	}
+
+	static class ZeroPermits {
+
+		@DistributedLock(permits = 0)
 		public void run() {
 		}
 

@@ -16,6 +16,7 @@ import reactor.core.publisher.Mono;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.LockContext;
+import dev.locksmith.core.LockMode;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.ReactiveLockContext;
 
@@ -131,6 +132,21 @@ final class LockedServices {
 		@DistributedLock(name = "ledger", key = "#account")
 		public long inner(String account) {
 			this.calls.add("inner " + account);
+			return LockContext.current().orElseThrow().fencingToken();
+		}
+
+		@DistributedLock(name = "ledger", key = "#account", mode = LockMode.READ)
+		public long readThenWrite(String account) {
+			return this.self.inner(account);
+		}
+
+		@DistributedLock(name = "ledger", key = "#account")
+		public long writeThenRead(String account) {
+			return this.self.read(account);
+		}
+
+		@DistributedLock(name = "ledger", key = "#account", mode = LockMode.READ)
+		public long read(String account) {
 			return LockContext.current().orElseThrow().fencingToken();
 		}
 

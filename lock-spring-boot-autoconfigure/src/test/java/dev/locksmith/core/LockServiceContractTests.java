@@ -30,6 +30,8 @@ public abstract class LockServiceContractTests {
 
 	protected static final Duration LONG = Duration.ofSeconds(30);
 
+	private static final LockOptions READ = LockOptions.ofTtl(LONG).withMode(LockMode.READ);
+
 	private final List<DefaultLockService> services = new CopyOnWriteArrayList<>();
 
 	private final ExecutorService threads = Executors.newCachedThreadPool();
@@ -41,6 +43,11 @@ public abstract class LockServiceContractTests {
 
 	/** Whether the store queues waiters, so that they are served in arrival order, in one process or several. */
 	protected boolean servesWaitersInArrivalOrder() {
+		return true;
+	}
+
+	/** Whether the store grants read locks and permits; one that does not must refuse them naming itself. */
+	protected boolean grantsShares() {
 		return true;
 	}
 
@@ -205,6 +212,88 @@ public abstract class LockServiceContractTests {
 
 		LockHandle handed = waiter.get(20, TimeUnit.SECONDS).orElseThrow();
 		assertThat(handed.fencingToken()).isGreaterThan(holder.fencingToken());
+	}
+
+	@Test
+	void readersShareAKeyAndAWriterOfAnotherEngineWaitsForTheLastOne() throws Exception {
+		assumeTrue(grantsShares(), "this store grants no shares");
+		DefaultLockService other = newService();
+		LockHandle first = this.locks.tryAcquire("doc", READ).orElseThrow();
+		LockHandle second = other.tryAcquire("doc", READ).orElseThrow();
+
+		assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+		assertThat(newService().tryAcquire("doc", LockOptions.ofTtl(LONG))).isEmpty();
+		first.close();
+		assertThat(newService().tryAcquire("doc", LockOptions.ofTtl(LONG))).isEmpty();
+		second.close();
+		try (LockHandle writer = newService().tryAcquire("doc", LockOptions.ofTtl(LONG)).orElseThrow()) {
+			assertThat(writer.fencingToken()).isGreaterThan(second.fencingToken());
+			assertThat(other.tryAcquire("doc", READ)).isEmpty();
+		}
+	}
+
+	@Test
+	void aReaderArrivingWhileAWriterWaitsQueuesBehindIt() throws Exception {
+		assumeTrue(grantsShares() && servesWaitersInArrivalOrder(), "this store grants no shares in arrival order");
+		LockHandle reader = newService().tryAcquire("doc", READ).orElseThrow();
+		Future<Optional<LockHandle>> writer = waitInOwnThread(newService(), LockOptions.ofTtl(LONG));
+
+		assertThat(newService().tryAcquire("doc", READ)).as("a reader passing the waiting writer").isEmpty();
+		reader.close();
+		writer.get(20, TimeUnit.SECONDS).orElseThrow().close();
+	}
+
+	@Test
+	void releasingAWriterGrantsTheWaitingReadersUpToTheNextWriter() throws Exception {
+		assumeTrue(grantsShares() && servesWaitersInArrivalOrder(), "this store grants no shares in arrival order");
+		LockHandle writer = newService().tryAcquire("doc", LockOptions.ofTtl(LONG)).orElseThrow();
+		Future<Optional<LockHandle>> firstReader = waitInOwnThread(newService(), READ);
+		Future<Optional<LockHandle>> secondReader = waitInOwnThread(newService(), READ);
+		Future<Optional<LockHandle>> nextWriter = waitInOwnThread(newService(), LockOptions.ofTtl(LONG));
+
+		writer.close();
+		LockHandle first = firstReader.get(20, TimeUnit.SECONDS).orElseThrow();
+		LockHandle second = secondReader.get(20, TimeUnit.SECONDS).orElseThrow();
+		assertThat(List.of(first.fencingToken(), second.fencingToken())).doesNotHaveDuplicates()
+			.allMatch((token) -> token > writer.fencingToken());
+		assertThat(nextWriter).isNotDone();
+		first.close();
+		second.close();
+		nextWriter.get(20, TimeUnit.SECONDS).orElseThrow().close();
+	}
+
+	@Test
+	void aPermitCountOtherThanTheHeldOneIsRefusedNamingBoth() throws Exception {
+		assumeTrue(grantsShares(), "this store grants no shares");
+		try (LockHandle held = newService().tryAcquire("pdf", LockOptions.ofTtl(LONG).withPermits(4)).orElseThrow()) {
+			assertThatIllegalStateException().isThrownBy(() -> this.locks.tryAcquire("pdf",
+					LockOptions.ofTtl(LONG).withPermits(3)))
+				.withMessage("Lock '******' is held with 4 permits; this call asked for 3: every caller of a key must give "
+						+ "the same permit count");
+		}
+	}
+
+	@Test
+	void aStoreWithoutSharesRefusesThemNamingItself() {
+		assumeTrue(!grantsShares(), "this store grants shares");
+		assertThatIllegalStateException().isThrownBy(() -> this.locks.tryAcquire("doc", READ))
+			.withMessageStartingWith("The lock store ")
+			.withMessageContaining("does not support mode READ");
+	}
+
+	/** Waits for {@code "doc"} on a thread of its own, returning once the engine waits in the queue. */
+	private Future<Optional<LockHandle>> waitInOwnThread(DefaultLockService engine, LockOptions options) {
+		AtomicReference<Thread> waiter = new AtomicReference<>();
+		Future<Optional<LockHandle>> acquired = this.threads.submit(() -> {
+			waiter.set(Thread.currentThread());
+			return engine.tryAcquire("doc", options.withWaitTime(LONG));
+		});
+		// Waiting on its own for a while, not for one store call's answer.
+		await().pollInterval(Duration.ofMillis(10))
+			.during(Duration.ofMillis(150))
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> waiter.get() != null && waiter.get().getState() == Thread.State.TIMED_WAITING);
+		return acquired;
 	}
 
 	@Test

@@ -20,6 +20,12 @@ class RedlockLockServiceContractTests extends LockServiceContractTests {
 		return false;
 	}
 
+	/** Redlock refuses read locks and permits: its quorum of independent servers keeps no shared holders. */
+	@Override
+	protected boolean grantsShares() {
+		return false;
+	}
+
 	@Override
 	protected DefaultLockService.Builder newServiceBuilder() {
 		return this.redlock.serviceBuilder(servers.first(3));

@@ -2,6 +2,8 @@ package dev.locksmith.core.internal;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockService;
 
@@ -12,8 +14,10 @@ import dev.locksmith.core.LockService;
  * @param owner the lock service that granted the lock; a nested call through another one never reuses it
  * @param handle the call's hold on the lock
  * @param keys the keys that the handle holds
+ * @param share the share the handle holds, such as {@code @read} (see {@link Shares}), or {@code null} when
+ * it holds the keys exclusively
  */
-public record HeldLock(LockService owner, LockHandle handle, List<String> keys) {
+public record HeldLock(LockService owner, LockHandle handle, List<String> keys, @Nullable String share) {
 
 	public HeldLock {
 		keys = List.copyOf(keys);

@@ -41,10 +41,12 @@ public final class OwnerTokens {
 		return this.instanceId + ":" + HexFormat.of().formatHex(bytes);
 	}
 
-	/** The id of the instance that made {@code ownerToken}. */
+	/** The id of the instance that made {@code ownerToken}, also of a reader's or permit holder's. */
 	public static String instanceOf(String ownerToken) {
-		int separator = ownerToken.lastIndexOf(':');
-		return (separator > 0) ? ownerToken.substring(0, separator) : ownerToken;
+		String share = Shares.shareOf(ownerToken);
+		String owner = (share != null) ? ownerToken.substring(share.length() + 1) : ownerToken;
+		int separator = owner.lastIndexOf(':');
+		return (separator > 0) ? owner.substring(0, separator) : owner;
 	}
 
 }

@@ -63,6 +63,11 @@ public final class InMemoryLockBackend implements LockBackend {
 	}
 
 	@Override
+	public boolean grantsShares() {
+		return true;
+	}
+
+	@Override
 	public CompletableFuture<Boolean> isLocked(String key) {
 		return CompletableFuture.completedFuture(this.store.isLocked(key));
 	}

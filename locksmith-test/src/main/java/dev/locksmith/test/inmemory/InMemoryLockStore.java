@@ -19,12 +19,15 @@ import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
 import dev.locksmith.core.internal.OwnerTokens;
+import dev.locksmith.core.internal.Shares;
 
 /**
  * The locks, fencing tokens and wait queues of the in-memory store, with the rules of the Redis
  * scripts: a free lock goes to the first live waiter that can use it now under a claim lease, nobody
  * overtakes a waiter that could take it, and a caller refused on one key waits for that key and is
- * parked in the queues of the others, giving back what it was handed there. One lock guards
+ * parked in the queues of the others, giving back what it was handed there. Readers and permit holders
+ * (owner tokens naming a share) each hold their own lease in the lock's holders, stand in the same
+ * queue, and are granted together up to the next other waiter. One lock guards
  * everything (no {@code synchronized}, so virtual threads never pin); leases end lazily, by the clock.
  */
 final class InMemoryLockStore {
@@ -34,6 +37,9 @@ final class InMemoryLockStore {
 	private final Map<String, Lease> leases = new HashMap<>();
 
 	private final Map<String, WaitQueue> queues = new HashMap<>();
+
+	/** The holders of each shared lock, with the end of each one's own lease. */
+	private final Map<String, Map<String, Long>> shareHolders = new HashMap<>();
 
 	private final Duration claimLease;
 
@@ -47,6 +53,11 @@ final class InMemoryLockStore {
 	}
 
 	AcquireResult tryAcquire(List<String> keys, String ownerToken, Duration ttl, Duration queueFor) {
+		String share = Shares.shareOf(ownerToken);
+		if (share != null) {
+			return guarded((now, handedOver) -> acquireShare(keys.get(0), ownerToken, share, ttl, queueFor, now,
+					handedOver));
+		}
 		return guarded((now, handedOver) -> {
 			for (String key : keys) {
 				String holder = holder(key, now);
@@ -70,6 +81,10 @@ final class InMemoryLockStore {
 	}
 
 	int release(List<String> keys, String ownerToken) {
+		String share = Shares.shareOf(ownerToken);
+		if (share != null) {
+			return guarded((now, handedOver) -> releaseShare(keys.get(0), ownerToken, share, now, handedOver));
+		}
 		return guarded((now, handedOver) -> {
 			int released = 0;
 			for (String key : keys) {
@@ -86,6 +101,9 @@ final class InMemoryLockStore {
 
 	List<Boolean> extend(List<LeaseExtension> extensions) {
 		return guarded((now, handedOver) -> extensions.stream().map((extension) -> {
+			if (Shares.shareOf(extension.ownerToken()) != null) {
+				return extendShare(extension, now);
+			}
 			boolean owned = extension.ownerToken().equals(holder(extension.key(), now));
 			if (owned) {
 				// A last lease keeps the lock taken, but no longer as the owner's, so no later extension lengthens it.
@@ -102,6 +120,7 @@ final class InMemoryLockStore {
 				return false;
 			}
 			this.leases.remove(key);
+			this.shareHolders.remove(key);
 			handOn(key, now, null, handedOver);
 			return true;
 		});
@@ -152,11 +171,18 @@ final class InMemoryLockStore {
 
 	/**
 	 * Finds who may take the free lock: the first live waiter that is not parked, or {@code caller} when it
-	 * comes first. A waiter other than the caller is handed the lock and leaves the queue.
+	 * comes first. A waiter other than the caller is handed the lock and leaves the queue; when the first
+	 * asks for a share, the waiters for it are granted together.
 	 * @return that waiter's owner token, or {@code null} when nobody but parked waiters waits
 	 */
 	private @Nullable String handOn(String key, long now, @Nullable String caller, List<HandOver> handedOver) {
 		WaitQueue queue = this.queues.get(key);
+		String first = (queue != null) ? queue.firstLive(now, caller) : null;
+		String share = (first != null) ? Shares.shareOf(first) : null;
+		if (share != null) {
+			grantShares(key, share, now, caller, handedOver);
+			return share;
+		}
 		String next = (queue != null) ? queue.firstWhoCanUse(now, caller) : null;
 		if (queue != null && queue.isEmpty()) {
 			this.queues.remove(key);
@@ -167,6 +193,118 @@ final class InMemoryLockStore {
 		this.leases.put(key, new Lease(next, now + this.claimLease.toNanos()));
 		handedOver.add(new HandOver(key, next, nextFencingToken()));
 		return next;
+	}
+
+	private AcquireResult acquireShare(String key, String ownerToken, String share, Duration ttl, Duration queueFor,
+			long now, List<HandOver> handedOver) {
+		String holder = holder(key, now);
+		if (holder == null && hasWaiters(key, now)) {
+			holder = handOn(key, now, ownerToken, handedOver);
+		}
+		boolean admitted = holder == null;
+		if (share.equals(holder)) {
+			Map<String, Long> holders = liveHolders(key, now);
+			boolean waiting = !holders.containsKey(ownerToken) && grantShares(key, share, now, ownerToken, handedOver);
+			int permits = Shares.permitsOf(share);
+			admitted = holders.containsKey(ownerToken) || (!waiting && (permits == 0 || holders.size() < permits));
+		}
+		else if (holder != null && Shares.permitsOf(holder) > 0 && Shares.permitsOf(share) > 0) {
+			throw Shares.permitsMismatch(key, ownerToken, Shares.permitsOf(holder));
+		}
+		if (admitted) {
+			liveHolders(key, now).put(ownerToken, now + ttl.toNanos());
+			leaveQueue(key, ownerToken);
+			keepShared(key, share, now);
+			return AcquireResult.granted(List.of(nextFencingToken()));
+		}
+		if (queueFor.toNanos() > 0) {
+			queueOf(key).stand(ownerToken, now + queueFor.toNanos(), false, false);
+		}
+		long freesAt = share.equals(holder) ? liveHolders(key, now).values().stream().min(Long::compare).orElse(now)
+				: this.leases.get(key).expiresAt;
+		return AcquireResult.busy(key, Duration.ofNanos(Math.max(0, freesAt - now)));
+	}
+
+	private int releaseShare(String key, String ownerToken, String share, long now, List<HandOver> handedOver) {
+		leaveQueue(key, ownerToken);
+		if (!share.equals(holder(key, now))) {
+			return 0;
+		}
+		Map<String, Long> holders = liveHolders(key, now);
+		boolean released = holders.remove(ownerToken) != null;
+		if (holders.isEmpty()) {
+			this.leases.remove(key);
+			this.shareHolders.remove(key);
+			handOn(key, now, null, handedOver);
+		}
+		else {
+			grantShares(key, share, now, null, handedOver);
+		}
+		return released ? 1 : 0;
+	}
+
+	/** Extends a share's own lease only; a last lease keeps the share taken, no longer under its token. */
+	private boolean extendShare(LeaseExtension extension, long now) {
+		String key = extension.key();
+		String share = Shares.shareOf(extension.ownerToken());
+		Map<String, Long> holders = share.equals(holder(key, now)) ? liveHolders(key, now) : Map.of();
+		if (!holders.containsKey(extension.ownerToken())) {
+			return false;
+		}
+		if (extension.last()) {
+			holders.remove(extension.ownerToken());
+		}
+		holders.put(extension.last() ? extension.ownerToken() + "+released" : extension.ownerToken(),
+				now + extension.ttl().toNanos());
+		keepShared(key, share, now);
+		return true;
+	}
+
+	/**
+	 * Grants {@code share} to the waiters at the head of the queue, up to the first live waiter for something
+	 * else and while permits are left, each under the claim lease with a fencing token, handed over to it;
+	 * {@code caller} without either, as its own call answers it.
+	 * @return whether a live waiter is left that could not be granted
+	 */
+	private boolean grantShares(String key, String share, long now, @Nullable String caller,
+			List<HandOver> handedOver) {
+		Map<String, Long> holders = liveHolders(key, now);
+		int permits = Shares.permitsOf(share);
+		WaitQueue queue = this.queues.get(key);
+		boolean waiting = false;
+		for (String waiter = (queue != null) ? queue.firstLive(now, caller) : null; waiter != null;
+				waiter = queue.firstLive(now, caller)) {
+			if (!share.equals(Shares.shareOf(waiter)) || (permits > 0 && holders.size() >= permits)) {
+				waiting = true;
+				break;
+			}
+			leaveQueue(key, waiter);
+			holders.put(waiter, now + this.claimLease.toNanos());
+			if (!waiter.equals(caller)) {
+				handedOver.add(new HandOver(key, waiter, nextFencingToken()));
+			}
+		}
+		keepShared(key, share, now);
+		return waiting;
+	}
+
+	/** The holders of a shared lock whose own lease still runs. */
+	private Map<String, Long> liveHolders(String key, long now) {
+		Map<String, Long> holders = this.shareHolders.computeIfAbsent(key, (k) -> new HashMap<>());
+		holders.values().removeIf((expiresAt) -> expiresAt - now <= 0);
+		return holders;
+	}
+
+	/** Keeps a shared lock as long as its longest share, or frees it when no share is left. */
+	private void keepShared(String key, String share, long now) {
+		Map<String, Long> holders = liveHolders(key, now);
+		if (holders.isEmpty()) {
+			this.leases.remove(key);
+			this.shareHolders.remove(key);
+		}
+		else {
+			this.leases.put(key, new Lease(share, holders.values().stream().max(Long::compare).orElseThrow()));
+		}
 	}
 
 	private WaitQueue queueOf(String key) {
@@ -184,6 +322,7 @@ final class InMemoryLockStore {
 		Lease lease = this.leases.get(key);
 		if (lease != null && !lease.isLiveAt(now)) {
 			this.leases.remove(key);
+			this.shareHolders.remove(key);
 			return null;
 		}
 		return (lease != null) ? lease.ownerToken : null;
@@ -299,6 +438,29 @@ final class InMemoryLockStore {
 					if (live) {
 						return waiter;
 					}
+				}
+			}
+			return null;
+		}
+
+		/**
+		 * The first waiter still waiting that is not parked, or {@code caller} when it comes first, left in;
+		 * drops those whose deadline passed.
+		 */
+		@Nullable String firstLive(long now, @Nullable String caller) {
+			Iterator<String> waiters = this.order.iterator();
+			while (waiters.hasNext()) {
+				String waiter = waiters.next();
+				if (waiter.equals(caller)) {
+					return caller;
+				}
+				if (this.deadlines.get(waiter) - now <= 0) {
+					waiters.remove();
+					this.deadlines.remove(waiter);
+					this.parked.remove(waiter);
+				}
+				else if (!this.parked.contains(waiter)) {
+					return waiter;
 				}
 			}
 			return null;

@@ -1,0 +1,55 @@
+-- Acquires a share of one lock, as a reader or a permit holder, in arrival order with its writers, and
+-- issues a fencing token for it, in one round trip. Appended to hand-on.lua.
+-- KEYS[1]  the lock key
+-- KEYS[2]  its fencing counter
+-- KEYS[3]  its wait queue
+-- KEYS[4]  the deadlines of its waiters
+-- KEYS[5]  its holders of shares, by owner token, scored by the end of each one's lease
+-- ARGV[1]  owner token '<share>/<token>'
+-- ARGV[2]  lease in milliseconds
+-- ARGV[3]  how long a fencing counter outlives its last grant, in milliseconds
+-- ARGV[4]  how long the caller waits when refused, in milliseconds; 0 = it does not queue
+-- ARGV[5]  claim lease in milliseconds
+-- ARGV[6]  release channel of the lock
+-- Returns  {1, token} when the share is now held;
+--          {0, 1, ms until the lock or its first share may free} when refused, and the caller waits in
+--          the queue: the lock is held by a writer or another share, waiters stand ahead, or no permit
+--          is left;
+--          {-1, permit count held} when the lock is held by permits of another count: a caller error.
+local lock, fence, queue, deadlines, holders = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local owner, lease, fenceLifetime, queueFor, claimLease, channel =
+    ARGV[1], tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6]
+local share = shareOf(owner)
+local nowMillis, nowMicros = serverTime()
+local holder = redis.call('GET', lock)
+if not holder and redis.call('EXISTS', queue) == 1 then
+  holder = handOn(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, owner)
+end
+local admitted = not holder
+if holder == share then
+  -- Serves the waiters ahead first, the caller among them when it stands in the queue.
+  local waiting = redis.call('ZSCORE', holders, owner) == false
+      and grantShares(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, share, nowMillis,
+          nowMicros, owner)
+  local limit = limitOf(share)
+  admitted = redis.call('ZSCORE', holders, owner) ~= false
+      or (not waiting and (limit == 0 or redis.call('ZCARD', holders) < limit))
+elseif holder and limitOf(holder) > 0 and limitOf(share) > 0 then
+  return {-1, limitOf(holder)}
+end
+if admitted then
+  redis.call('ZADD', holders, nowMillis + lease, owner)
+  if redis.call('HDEL', deadlines, owner) == 1 then
+    redis.call('LREM', queue, 0, owner)
+  end
+  keepShared(lock, holders, share, nowMillis)
+  return {1, nextFence(fence, fenceLifetime, nowMicros)}
+end
+if queueFor > 0 then
+  stand(queue, deadlines, owner, nowMillis + queueFor, 'RPUSH', queueFor)
+end
+local first = redis.call('ZRANGE', holders, 0, 0, 'WITHSCORES')[2]
+if holder == share and first then
+  return {0, 1, math.max(0, tonumber(first) - nowMillis)}
+end
+return {0, 1, redis.call('PTTL', lock)}
