@@ -28,7 +28,16 @@ class PublicApiTests {
 			"dev.locksmith.core.DistributedLockException", "dev.locksmith.core.LockBusyException",
 			"dev.locksmith.core.LockUnavailableException", "dev.locksmith.core.LockLostException",
 			"dev.locksmith.core.LockLostEvent", "dev.locksmith.core.LockEventListener",
-			"dev.locksmith.redis.RedisFencedValues");
+			"dev.locksmith.redis.RedisFencedValues",
+			// the engine's observations, and the conventions an application may replace
+			"dev.locksmith.core.observation.LockObservationDocumentation",
+			"dev.locksmith.core.observation.LockObservationContext",
+			"dev.locksmith.core.observation.LockAcquisitionContext", "dev.locksmith.core.observation.LockHoldContext",
+			"dev.locksmith.core.observation.LockOutcome",
+			"dev.locksmith.core.observation.LockAcquisitionObservationConvention",
+			"dev.locksmith.core.observation.LockHoldObservationConvention",
+			"dev.locksmith.core.observation.DefaultLockAcquisitionObservationConvention",
+			"dev.locksmith.core.observation.DefaultLockHoldObservationConvention");
 
 	private static final List<String> SPI = List.of(
 			// a store of one's own, and the engine that runs on it
@@ -46,7 +55,7 @@ class PublicApiTests {
 			// beans an application may replace (@ConditionalOnMissingBean) or order
 			"dev.locksmith.aop.DistributedLockAdvisor", "dev.locksmith.aop.DistributedLockMethodValidator",
 			"dev.locksmith.aop.LeaseCheckingTransactionListener", "dev.locksmith.actuate.LocksEndpoint",
-			"dev.locksmith.actuate.LocksHealthIndicator", "dev.locksmith.actuate.LockMetricsListener",
+			"dev.locksmith.actuate.LocksHealthIndicator",
 			"dev.locksmith.actuate.LostLeaseTracker");
 
 	private static final List<String> AUTO_CONFIGURATION = List.of(
@@ -58,7 +67,6 @@ class PublicApiTests {
 			"dev.locksmith.autoconfigure.LockConnectionFactory",
 			"dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration",
 			"dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration",
-			"dev.locksmith.autoconfigure.metrics.LocksmithMetricsAutoConfiguration",
 			"dev.locksmith.autoconfigure.web.LocksmithWebAutoConfiguration");
 
 	@Test
