@@ -3,9 +3,11 @@ package dev.locksmith.api;
 import java.io.IOException;
 import java.lang.reflect.Modifier;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -15,8 +17,10 @@ import dev.locksmith.annotation.DistributedLock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Pins the public types of the starter: anything made public outside an {@code internal} package
- * becomes part of the contract, so it has to be added here on purpose.
+ * Pins the public types of the starter and their public and protected members: anything made public
+ * outside an {@code internal} package becomes part of the contract, so it has to be added here (types) or
+ * to {@code public-members.txt} (members) on purpose. A failing run writes what it found to
+ * {@code target/public-members.txt}.
  */
 class PublicApiTests {
 
@@ -75,6 +79,48 @@ class PublicApiTests {
 		assertThat(publicTopLevelTypes()).containsExactlyInAnyOrderElementsOf(expected);
 	}
 
+	@Test
+	void onlyTheListedMembersArePublic() throws Exception {
+		List<String> members = publicTopLevelTypes().stream()
+			.map(PublicApiTests::load)
+			.flatMap(PublicApiTests::members)
+			.sorted()
+			.toList();
+		List<String> expected;
+		try (var listed = PublicApiTests.class.getResourceAsStream("public-members.txt")) {
+			expected = new String(listed.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+		}
+		if (!members.equals(expected)) {
+			Files.write(Path.of("target", "public-members.txt"), members);
+		}
+		assertThat(members).as("public members; a new one is part of the contract").containsExactlyElementsOf(expected);
+	}
+
+	/** The type's public and protected constructors, methods and fields, and those of its public nested types. */
+	private static Stream<String> members(Class<?> type) {
+		Stream<String> constructors = Stream.of(type.getDeclaredConstructors())
+			.filter((constructor) -> isApi(constructor.getModifiers()))
+			.map((constructor) -> type.getName() + parameters(constructor.getParameterTypes()));
+		Stream<String> methods = Stream.of(type.getDeclaredMethods())
+			.filter((method) -> isApi(method.getModifiers()) && !method.isSynthetic() && !method.isBridge())
+			.map((method) -> type.getName() + "#" + method.getName() + parameters(method.getParameterTypes()));
+		Stream<String> fields = Stream.of(type.getDeclaredFields())
+			.filter((field) -> isApi(field.getModifiers()) && !field.isSynthetic())
+			.map((field) -> type.getName() + "#" + field.getName());
+		Stream<String> nested = Stream.of(type.getDeclaredClasses())
+			.filter((inner) -> isApi(inner.getModifiers()))
+			.flatMap((inner) -> Stream.concat(Stream.of(inner.getName()), members(inner)));
+		return Stream.of(constructors, methods, fields, nested).flatMap((part) -> part);
+	}
+
+	private static boolean isApi(int modifiers) {
+		return Modifier.isPublic(modifiers) || Modifier.isProtected(modifiers);
+	}
+
+	private static String parameters(Class<?>[] types) {
+		return Stream.of(types).map(Class::getSimpleName).collect(Collectors.joining(",", "(", ")"));
+	}
+
 	private static List<String> publicTopLevelTypes() throws IOException, URISyntaxException {
 		Path classes = Path.of(DistributedLock.class.getProtectionDomain().getCodeSource().getLocation().toURI());
 		try (Stream<Path> files = Files.walk(classes)) {
@@ -88,8 +134,12 @@ class PublicApiTests {
 	}
 
 	private static boolean isPublic(String type) {
+		return Modifier.isPublic(load(type).getModifiers());
+	}
+
+	private static Class<?> load(String type) {
 		try {
-			return Modifier.isPublic(Class.forName(type, false, PublicApiTests.class.getClassLoader()).getModifiers());
+			return Class.forName(type, false, PublicApiTests.class.getClassLoader());
 		}
 		catch (ClassNotFoundException ex) {
 			throw new IllegalStateException(ex);
