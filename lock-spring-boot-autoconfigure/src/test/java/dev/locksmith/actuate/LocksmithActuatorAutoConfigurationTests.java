@@ -155,7 +155,7 @@ class LocksmithActuatorAutoConfigurationTests {
 
 	@Test
 	void keysAreShownWhenAlwaysAllowed() {
-		this.runner.withPropertyValues("locksmith.actuator.show-keys=always").run((context) -> {
+		this.runner.withPropertyValues("management.endpoint.locks.show-values=always").run((context) -> {
 			context.getBean(LockService.class).acquire("invoice-42", HOLD.withName("invoice"));
 			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
 
@@ -169,7 +169,8 @@ class LocksmithActuatorAutoConfigurationTests {
 
 	@Test
 	void whenAuthorizedShowsKeysOnlyToAPrincipalInOneOfTheRoles() {
-		this.runner.withPropertyValues("locksmith.actuator.show-keys=when-authorized", "locksmith.actuator.roles=ops")
+		this.runner.withPropertyValues("management.endpoint.locks.show-values=when-authorized",
+				"management.endpoint.locks.roles=ops")
 			.run((context) -> {
 				context.getBean(LockService.class).acquire("invoice-42", HOLD.withName("invoice"));
 				LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
@@ -188,7 +189,7 @@ class LocksmithActuatorAutoConfigurationTests {
 
 	@Test
 	void whenAuthorizedWithoutRolesShowsKeysToAnyAuthenticatedPrincipal() {
-		this.runner.withPropertyValues("locksmith.actuator.show-keys=when-authorized").run((context) -> {
+		this.runner.withPropertyValues("management.endpoint.locks.show-values=when-authorized").run((context) -> {
 			context.getBean(LockService.class).acquire("invoice-42", HOLD.withName("invoice"));
 			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
 

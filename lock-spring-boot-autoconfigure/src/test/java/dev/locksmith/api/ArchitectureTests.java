@@ -56,6 +56,15 @@ class ArchitectureTests {
 	}
 
 	@Test
+	void propertiesArePlainDataThatImportNoAspect() {
+		check(noClasses().that()
+			.haveSimpleNameEndingWith("Properties")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.locksmith.aop.."));
+	}
+
+	@Test
 	void nothingOutsideCoreUsesItsInternalsBeyondTheKnownUsers() {
 		check(noClasses().that()
 			.resideOutsideOfPackage("dev.locksmith.core..")

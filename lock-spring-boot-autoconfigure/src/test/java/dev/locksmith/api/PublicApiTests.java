@@ -70,6 +70,7 @@ class PublicApiTests {
 			// the qualifier that picks the Redis connection factory for locks, as @FlywayDataSource does
 			"dev.locksmith.autoconfigure.LockConnectionFactory",
 			"dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration",
+			"dev.locksmith.autoconfigure.endpoint.LocksEndpointProperties",
 			"dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration",
 			"dev.locksmith.autoconfigure.web.LocksmithWebAutoConfiguration");
 
