@@ -115,10 +115,13 @@ public final class LocksmithAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(LockBackend.class)
 		RedisLockBackend lockBackend(RedisLockKeys keys, LocksmithProperties properties) {
-			RedisLockBackend backend = new RedisLockBackend(this.connectionFactory.connectionFactory(), keys,
+			return new RedisLockBackend(this.connectionFactory.connectionFactory(), keys,
 					claimLease(properties.getWait()));
-			backend.warmUp();
-			return backend;
+		}
+
+		@Bean
+		LockStoreWarmUp redisLockStoreWarmUp(ObjectProvider<RedisLockBackend> backend) {
+			return new LockStoreWarmUp(() -> backend.ifAvailable(RedisLockBackend::warmUp));
 		}
 
 		@Bean
