@@ -6,7 +6,6 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.Test;
 
@@ -31,9 +30,8 @@ class ArchitectureTests {
 
 	private static final String INTERNAL = "dev.locksmith.core.internal..";
 
-	private static final JavaClasses LOCKSMITH = new ClassFileImporter()
-		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-		.importPackages("dev.locksmith");
+	/** The starter's main classes, and nothing else on the class path. */
+	private static final JavaClasses LOCKSMITH = new ClassFileImporter().importPath(MainClasses.path());
 
 	@Test
 	void coreImportsNoSpringAndNoStore() {

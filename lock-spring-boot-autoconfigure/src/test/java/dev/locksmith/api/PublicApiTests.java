@@ -2,7 +2,6 @@ package dev.locksmith.api;
 
 import java.io.IOException;
 import java.lang.reflect.Modifier;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,8 +10,6 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
-
-import dev.locksmith.annotation.DistributedLock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -122,8 +119,8 @@ class PublicApiTests {
 		return Stream.of(types).map(Class::getSimpleName).collect(Collectors.joining(",", "(", ")"));
 	}
 
-	private static List<String> publicTopLevelTypes() throws IOException, URISyntaxException {
-		Path classes = Path.of(DistributedLock.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+	private static List<String> publicTopLevelTypes() throws IOException {
+		Path classes = MainClasses.path();
 		try (Stream<Path> files = Files.walk(classes)) {
 			return files.map((file) -> classes.relativize(file).toString())
 				.filter((file) -> file.endsWith(".class") && !file.contains("$") && !file.endsWith("package-info.class"))
