@@ -29,7 +29,6 @@ import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 import dev.locksmith.core.ReleaseNotifications;
-import dev.locksmith.core.internal.DaemonThreadFactory;
 
 /**
  * Release notifications over Redis pub/sub: one subscriber connection for the whole process, on
@@ -67,7 +66,7 @@ public final class RedisReleaseNotifications
 	private final ThreadPoolExecutor dispatcher;
 
 	private final ScheduledExecutorService housekeeping = Executors
-		.newSingleThreadScheduledExecutor(new DaemonThreadFactory("locksmith-subscriber"));
+		.newSingleThreadScheduledExecutor(DaemonThreads.named("locksmith-subscriber"));
 
 	private final RedisLockKeys keys;
 
@@ -87,7 +86,7 @@ public final class RedisReleaseNotifications
 	public RedisReleaseNotifications(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this.keys = keys;
 		this.dispatcher = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-				new ArrayBlockingQueue<>(DISPATCH_QUEUE), new DaemonThreadFactory("locksmith-notify"),
+				new ArrayBlockingQueue<>(DISPATCH_QUEUE), DaemonThreads.named("locksmith-notify"),
 				(task, pool) -> logger.debug("Dropped a lock hand-over notification; its waiter re-checks"));
 		this.container.setConnectionFactory(connectionFactory);
 		this.container.setTaskExecutor(this.dispatcher);

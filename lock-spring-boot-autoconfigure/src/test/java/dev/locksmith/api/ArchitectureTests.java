@@ -23,9 +23,9 @@ class ArchitectureTests {
 			"dev.locksmith.aop.DistributedLockInterceptor", "dev.locksmith.aop.JoinedLockHandle",
 			"dev.locksmith.aop.LeaseCheckingTransactionListener", "dev.locksmith.aop.LockAcquisition",
 			"dev.locksmith.aop.ReactiveLocking", "dev.locksmith.autoconfigure.LocksmithAutoConfiguration",
-			"dev.locksmith.autoconfigure.LocksmithRedlockAutoConfiguration", "dev.locksmith.redis.BlockingScriptRunner",
+			"dev.locksmith.autoconfigure.LocksmithRedlockAutoConfiguration",
 			"dev.locksmith.redis.RedisLockAdministration", "dev.locksmith.redis.RedisLockBackend",
-			"dev.locksmith.redis.RedisReleaseNotifications", "dev.locksmith.redlock.QuorumAcquisition",
+			"dev.locksmith.redlock.QuorumAcquisition",
 			"dev.locksmith.redlock.RedlockLockAdministration", "dev.locksmith.redlock.RedlockLockBackend");
 
 	private static final String INTERNAL = "dev.locksmith.core.internal..";
