@@ -27,6 +27,8 @@ import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.core.internal.TimeBoundedLockAdministration;
+import dev.locksmith.core.observation.LockAcquisitionObservationConvention;
+import dev.locksmith.core.observation.LockHoldObservationConvention;
 import dev.locksmith.redis.RedisLockAdministration;
 import dev.locksmith.redis.RedisLockBackend;
 import dev.locksmith.redis.RedisLockKeys;
@@ -38,7 +40,9 @@ import dev.locksmith.redis.RedisReleaseNotifications;
  * else its single or primary one); when no store can be set up, the startup fails and says why. Other
  * modules provide other stores' {@link LockBackend} in a configuration marked
  * {@link ConditionalOnLockStore} that runs before this one.
- * The service is observed through the application's {@link ObservationRegistry} when there is one.
+ * The service is observed through the application's {@link ObservationRegistry} when there is one, named
+ * and tagged by the application's {@link LockAcquisitionObservationConvention} and
+ * {@link LockHoldObservationConvention} when it has them.
  *
  * @since 0.1.0
  */
@@ -57,7 +61,9 @@ public final class LocksmithAutoConfiguration {
 	DefaultLockService lockService(ObjectProvider<LockBackend> backend,
 			ObjectProvider<ReleaseNotifications> releaseNotifications, LocksmithProperties properties,
 			ApplicationEventPublisher eventPublisher, ObjectProvider<LockEventListener> listeners,
-			ObjectProvider<ObservationRegistry> observationRegistry) {
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<LockAcquisitionObservationConvention> acquisitionConvention,
+			ObjectProvider<LockHoldObservationConvention> holdConvention) {
 		LockBackend store = backend.getIfAvailable();
 		if (store == null) {
 			throw NoLockStoreException.forStore(properties.getStore());
@@ -69,12 +75,13 @@ public final class LocksmithAutoConfiguration {
 			.renewal(properties.getRenewal().isEnabled())
 			.driftAllowance(properties.getDriftAllowance())
 			.observationRegistry(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP))
+			.acquisitionObservationConvention(acquisitionConvention.getIfAvailable())
+			.holdObservationConvention(holdConvention.getIfAvailable())
 			.options(LockOptions.ofTtl(properties.getDefaultTtl()).withWaitTime(properties.getDefaultWaitTime()));
 		if (properties.getInstanceId() != null) {
 			builder.instanceId(properties.getInstanceId());
 		}
-		DefaultLockService lockService = builder.build();
-		lockService.addListener(new LockEventListener() {
+		builder.listener(new LockEventListener() {
 
 			@Override
 			public void leaseLost(LockLostEvent event) {
@@ -82,8 +89,8 @@ public final class LocksmithAutoConfiguration {
 			}
 
 		});
-		listeners.orderedStream().forEach(lockService::addListener);
-		return lockService;
+		listeners.orderedStream().forEach(builder::listener);
+		return builder.build();
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -108,10 +115,13 @@ public final class LocksmithAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(LockBackend.class)
 		RedisLockBackend lockBackend(RedisLockKeys keys, LocksmithProperties properties) {
-			RedisLockBackend backend = new RedisLockBackend(this.connectionFactory.connectionFactory(), keys,
+			return new RedisLockBackend(this.connectionFactory.connectionFactory(), keys,
 					claimLease(properties.getWait()));
-			backend.warmUp();
-			return backend;
+		}
+
+		@Bean
+		LockStoreWarmUp redisLockStoreWarmUp(ObjectProvider<RedisLockBackend> backend) {
+			return new LockStoreWarmUp(() -> backend.ifAvailable(RedisLockBackend::warmUp));
 		}
 
 		@Bean

@@ -6,8 +6,7 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-
-import dev.locksmith.aop.DistributedLockAdvisor;
+import org.springframework.core.Ordered;
 
 /**
  * Configuration of Locksmith, bound from locksmith.*.
@@ -240,7 +239,7 @@ public class LocksmithProperties {
 		private boolean enabled = true;
 
 		/** Order of the lock advisor; the default wraps @Transactional, so the lock outlives the commit. */
-		private int order = DistributedLockAdvisor.DEFAULT_ORDER;
+		private int order = Ordered.LOWEST_PRECEDENCE - 100;
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -260,13 +259,13 @@ public class LocksmithProperties {
 
 	}
 
-	/** The locks Actuator endpoint. */
+	/** The locks Actuator endpoint, replaced by management.endpoint.locks.*. */
 	public static class Actuator {
 
-		/** When to show lock keys in the endpoint; otherwise they are masked. */
+		/** When to show lock keys in the endpoint; replaced by management.endpoint.locks.show-values. */
 		private KeyVisibility showKeys = KeyVisibility.NEVER;
 
-		/** Roles that may see keys with 'when-authorized'; empty means any authenticated user. */
+		/** Roles that may see keys with 'when-authorized'; replaced by management.endpoint.locks.roles. */
 		private List<String> roles = new ArrayList<>();
 
 		public KeyVisibility getShowKeys() {

@@ -3,6 +3,7 @@ package dev.locksmith.autoconfigure;
 import java.time.Duration;
 
 import io.lettuce.core.RedisClient;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -49,7 +50,7 @@ public final class LocksmithRedlockAutoConfiguration {
 	@ConditionalOnMissingBean
 	RedlockServers redlockServers(LocksmithProperties properties) {
 		try {
-			return RedlockServers.connect(properties.getRedlock().getNodes(), NODES_PROPERTY,
+			return RedlockServers.of(properties.getRedlock().getNodes(), NODES_PROPERTY,
 					maxNodeTimeout(properties));
 		}
 		catch (IllegalArgumentException ex) {
@@ -66,9 +67,12 @@ public final class LocksmithRedlockAutoConfiguration {
 		if (nodeTimeout != null) {
 			builder.nodeTimeout(nodeTimeout);
 		}
-		RedlockLockBackend backend = builder.build();
-		backend.warmUp();
-		return backend;
+		return builder.build();
+	}
+
+	@Bean
+	LockStoreWarmUp redlockLockStoreWarmUp(ObjectProvider<RedlockLockBackend> backend) {
+		return new LockStoreWarmUp(() -> backend.ifAvailable(RedlockLockBackend::warmUp));
 	}
 
 	@Bean

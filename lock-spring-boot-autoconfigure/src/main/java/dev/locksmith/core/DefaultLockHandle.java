@@ -20,6 +20,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.internal.HolderAware;
 import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.observation.LockOutcome;
 
 /**
  * The engine's {@link LockHandle}, for one key or for several granted together: tracks the lease on
@@ -189,7 +190,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	}
 
 	/** Ends the observation of the time this lock was held, once: a lost lock is released afterwards too. */
-	void endObservation(LockObservations.Outcome outcome) {
+	void endObservation(LockOutcome outcome) {
 		if (this.observing.compareAndSet(true, false)) {
 			LockObservations.stop(this.observation, outcome);
 		}
@@ -248,6 +249,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	void renewed(long requestedAtNanos) {
 		leaseStarted(requestedAtNanos, this.ttl);
 		this.renewals.incrementAndGet();
+		LockObservations.renewed(this.observation);
 	}
 
 	/** Asks for another renewal attempt at {@code dueNanos}, after a failed one. */

@@ -4,6 +4,7 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -15,18 +16,21 @@ import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
-import dev.locksmith.core.LockObservations.Outcome;
 import dev.locksmith.core.Waiters.HandedLock;
 import dev.locksmith.core.Waiters.Waiter;
 import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.internal.OwnerTokens;
 import dev.locksmith.core.internal.Shares;
+import dev.locksmith.core.observation.LockAcquisitionObservationConvention;
+import dev.locksmith.core.observation.LockHoldObservationConvention;
+import dev.locksmith.core.observation.LockObservationDocumentation;
+import dev.locksmith.core.observation.LockOutcome;
 
 /**
  * The lock engine: grants locks through a {@link LockBackend}, queues this process's waiters and
  * wakes them on release notifications, renews leases and keeps the registry of held locks. Every
- * acquisition, and the time every lock is held, is a Micrometer {@link Observation}
- * ({@code locksmith.acquire}, {@code locksmith.held}) tagged with the lock's name and the outcome,
+ * acquisition, and the time every lock is held, is a Micrometer {@link Observation} as
+ * {@link LockObservationDocumentation} documents them: tagged with the lock's name and the outcome,
  * never with its key.
  *
  * @since 0.1.0
@@ -63,7 +67,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	private final LockObservations observations;
 
 	private DefaultLockService(Builder builder) {
-		this.observations = new LockObservations(builder.observationRegistry);
+		this.observations = new LockObservations(builder.observationRegistry, builder.acquisitionConvention,
+				builder.holdConvention);
 		this.store = new StoreCalls(builder.backend, builder.storeTimeout);
 		this.storeTimeout = builder.storeTimeout;
 		this.ownerTokens = builder.ownerTokens;
@@ -75,6 +80,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		if (this.releaseNotifications != null) {
 			this.releaseNotifications.listen(this.waiters::handedOver);
 		}
+		builder.listeners.forEach(this.events::add);
 	}
 
 	/** Starts a builder for an engine on {@code backend}. */
@@ -110,20 +116,20 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		String ownerToken = Shares.token(options, this.ownerTokens.next());
 		Grant grant = new Grant(options, this.observations.current());
 		Observation acquisition = this.observations.startAcquisition(options);
-		Outcome outcome = Outcome.FAILED;
+		LockOutcome outcome = LockOutcome.FAILED;
 		try (Observation.Scope scope = acquisition.openScope()) {
 			Attempt attempt = options.waitTime().isZero() ? attempt(canonicalKeys, ownerToken, grant, Duration.ZERO)
 					: awaitTurn(canonicalKeys, ownerToken, grant);
-			outcome = (attempt.handle != null) ? Outcome.ACQUIRED : Outcome.BUSY;
+			outcome = (attempt.handle != null) ? LockOutcome.ACQUIRED : LockOutcome.BUSY;
 			return attempt;
 		}
 		catch (InterruptedException ex) {
-			outcome = Outcome.INTERRUPTED;
+			outcome = LockOutcome.INTERRUPTED;
 			acquisition.error(ex);
 			throw ex;
 		}
 		catch (RuntimeException ex) {
-			outcome = (ex instanceof LockUnavailableException) ? Outcome.UNAVAILABLE : Outcome.FAILED;
+			outcome = (ex instanceof LockUnavailableException) ? LockOutcome.UNAVAILABLE : LockOutcome.FAILED;
 			acquisition.error(ex);
 			throw ex;
 		}
@@ -170,12 +176,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return this.options;
 	}
 
-	/**
-	 * Tells {@code listener} about renewals and lost leases from now on. Listeners are called on one event
-	 * thread of their own, never on the renewal thread: a listener that blocks delays later events, not
-	 * renewals.
-	 */
-	public void addListener(LockEventListener listener) {
+	/** Tells {@code listener} about renewals and lost leases from now on, as {@link Builder#listener} does. */
+	void addListener(LockEventListener listener) {
 		this.events.add(listener);
 	}
 
@@ -347,7 +349,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	void release(DefaultLockHandle handle) {
 		forget(handle);
 		Duration holdLeft = handle.minimumHoldLeft();
-		handle.endObservation(Outcome.RELEASED);
+		handle.endObservation(LockOutcome.RELEASED);
 		try {
 			if (holdLeft.isZero()) {
 				this.store.release(handle.keys(), handle.ownerToken());
@@ -424,7 +426,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	private void leaseLost(DefaultLockHandle handle) {
 		if (handle.markLost()) {
 			forget(handle);
-			handle.endObservation(Outcome.LOST);
+			handle.endObservation(LockOutcome.LOST);
 			Instant detectedAt = Instant.now();
 			handle.fencingTokens().forEach((key, token) -> {
 				logger.log(Level.WARNING, "Lost the lease of lock '" + KeyMasking.mask(key) + "' (fencing token " + token
@@ -477,6 +479,12 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		private LockOptions options = LockOptions.ofTtl(Duration.ofSeconds(30));
 
 		private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+
+		private @Nullable LockAcquisitionObservationConvention acquisitionConvention;
+
+		private @Nullable LockHoldObservationConvention holdConvention;
+
+		private final List<LockEventListener> listeners = new ArrayList<>();
 
 		private Builder(LockBackend backend) {
 			this.backend = Objects.requireNonNull(backend, "backend must not be null");
@@ -540,6 +548,27 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		public Builder observationRegistry(ObservationRegistry observationRegistry) {
 			this.observationRegistry = Objects.requireNonNull(observationRegistry,
 					"observationRegistry must not be null");
+			return this;
+		}
+
+		/**
+		 * Tells {@code listener} about renewals and lost leases. Listeners are called on one event thread of
+		 * their own, never on the renewal thread: a listener that blocks delays later events, not renewals.
+		 */
+		public Builder listener(LockEventListener listener) {
+			this.listeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+			return this;
+		}
+
+		/** How acquisitions are named and tagged; {@code null}: the default convention. */
+		public Builder acquisitionObservationConvention(@Nullable LockAcquisitionObservationConvention convention) {
+			this.acquisitionConvention = convention;
+			return this;
+		}
+
+		/** How held times are named and tagged; {@code null}: the default convention. */
+		public Builder holdObservationConvention(@Nullable LockHoldObservationConvention convention) {
+			this.holdConvention = convention;
 			return this;
 		}
 

@@ -1,27 +1,40 @@
 package dev.locksmith.core;
 
-import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
-import dev.locksmith.core.internal.LockNameTags;
+import dev.locksmith.core.observation.DefaultLockAcquisitionObservationConvention;
+import dev.locksmith.core.observation.DefaultLockHoldObservationConvention;
+import dev.locksmith.core.observation.LockAcquisitionContext;
+import dev.locksmith.core.observation.LockAcquisitionObservationConvention;
+import dev.locksmith.core.observation.LockHoldContext;
+import dev.locksmith.core.observation.LockHoldObservationConvention;
+import dev.locksmith.core.observation.LockObservationContext;
+import dev.locksmith.core.observation.LockObservationDocumentation;
+import dev.locksmith.core.observation.LockOutcome;
 
 /**
- * The engine's Micrometer observations, each tagged with the lock's name and the outcome (both of low
- * cardinality, never the key): {@code locksmith.acquire}, from the call to its answer, and
- * {@code locksmith.held}, from the grant to the release or the loss of the lease.
+ * Starts the engine's observations, {@link LockObservationDocumentation documented} there, with the
+ * application's conventions when it has its own.
  */
 final class LockObservations {
 
-	static final String ACQUIRE = "locksmith.acquire";
+	private static final LockAcquisitionObservationConvention DEFAULT_ACQUISITION = new DefaultLockAcquisitionObservationConvention();
 
-	static final String HELD = "locksmith.held";
+	private static final LockHoldObservationConvention DEFAULT_HOLD = new DefaultLockHoldObservationConvention();
 
 	private final ObservationRegistry registry;
 
-	LockObservations(ObservationRegistry registry) {
+	private final @Nullable LockAcquisitionObservationConvention acquisitionConvention;
+
+	private final @Nullable LockHoldObservationConvention holdConvention;
+
+	LockObservations(ObservationRegistry registry, @Nullable LockAcquisitionObservationConvention acquisitionConvention,
+			@Nullable LockHoldObservationConvention holdConvention) {
 		this.registry = registry;
+		this.acquisitionConvention = acquisitionConvention;
+		this.holdConvention = holdConvention;
 	}
 
 	/** The observation that the caller's own observation, if any, will be parent of. */
@@ -30,9 +43,9 @@ final class LockObservations {
 	}
 
 	Observation startAcquisition(LockOptions options) {
-		return Observation.createNotStarted(ACQUIRE, this.registry)
-			.contextualName("acquire lock")
-			.lowCardinalityKeyValue(name(options))
+		return LockObservationDocumentation.ACQUIRE
+			.observation(this.acquisitionConvention, DEFAULT_ACQUISITION,
+					() -> new LockAcquisitionContext(options.name()), this.registry)
 			.start();
 	}
 
@@ -41,33 +54,21 @@ final class LockObservations {
 	 * observation.
 	 */
 	Observation startHeld(LockOptions options, @Nullable Observation parent) {
-		return Observation.createNotStarted(HELD, this.registry)
-			.contextualName("hold lock")
+		return LockObservationDocumentation.HELD
+			.observation(this.holdConvention, DEFAULT_HOLD, () -> new LockHoldContext(options.name()), this.registry)
 			.parentObservation(parent)
-			.lowCardinalityKeyValue(name(options))
 			.start();
 	}
 
-	static void stop(Observation observation, Outcome outcome) {
-		observation.lowCardinalityKeyValue("outcome", outcome.tag).stop();
+	static void renewed(Observation held) {
+		held.event(LockObservationDocumentation.Events.RENEWED);
 	}
 
-	private static KeyValue name(LockOptions options) {
-		return KeyValue.of("name", LockNameTags.of(options.name()));
-	}
-
-	/** How an acquisition or a held time ended, as its {@code outcome} tag says it. */
-	enum Outcome {
-
-		ACQUIRED("acquired"), BUSY("busy"), UNAVAILABLE("unavailable"), INTERRUPTED("interrupted"), FAILED("failed"),
-		RELEASED("released"), LOST("lost");
-
-		private final String tag;
-
-		Outcome(String tag) {
-			this.tag = tag;
+	static void stop(Observation observation, LockOutcome outcome) {
+		if (observation.getContext() instanceof LockObservationContext context) {
+			context.setOutcome(outcome);
 		}
-
+		observation.stop();
 	}
 
 }

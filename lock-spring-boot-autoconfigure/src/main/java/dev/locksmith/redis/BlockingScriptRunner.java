@@ -20,7 +20,6 @@ import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.ClassUtils;
 
 import dev.locksmith.core.LockUnavailableException;
-import dev.locksmith.core.internal.DaemonThreadFactory;
 
 /**
  * Runs scripts for clients without an asynchronous API (Jedis) on a bounded pool: at most
@@ -49,7 +48,7 @@ final class BlockingScriptRunner implements ScriptRunner {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.cluster = JEDIS_PRESENT ? JedisClusterCheck.clusterAware(connectionFactory) : null;
 		ThreadPoolExecutor pool = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS,
-				new ArrayBlockingQueue<>(QUEUED), new DaemonThreadFactory("locksmith-store"));
+				new ArrayBlockingQueue<>(QUEUED), DaemonThreads.named("locksmith-store"));
 		pool.allowCoreThreadTimeOut(true);
 		this.executor = pool;
 	}

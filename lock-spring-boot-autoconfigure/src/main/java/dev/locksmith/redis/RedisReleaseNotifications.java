@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -19,6 +20,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -26,7 +29,6 @@ import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 import dev.locksmith.core.ReleaseNotifications;
-import dev.locksmith.core.internal.DaemonThreadFactory;
 
 /**
  * Release notifications over Redis pub/sub: one subscriber connection for the whole process, on
@@ -36,13 +38,18 @@ import dev.locksmith.core.internal.DaemonThreadFactory;
  * caught by the waiters' re-check. When Redis is down at start, subscribing is retried in the
  * background; until then waiters fall back to their bounded re-check.
  *
+ * <p>As a bean, the application context initializes its listener container and starts and stops it in
+ * Locksmith's {@link #getPhase() phase}, after the web server has drained; without a context, use
+ * {@link #started}.
+ *
  * <p>Channels are classic pub/sub, not sharded ({@code SPUBLISH}): sharded pub/sub needs Redis 7 and
  * the listener container of Spring Data Redis does not offer it. On a cluster, a release is therefore
  * broadcast over the cluster bus to every node.
  *
  * @since 0.1.0
  */
-public final class RedisReleaseNotifications implements ReleaseNotifications, DisposableBean {
+public final class RedisReleaseNotifications
+		implements ReleaseNotifications, InitializingBean, SmartLifecycle, DisposableBean {
 
 	/** Most hand-overs queued for dispatch; beyond that they are dropped and waiters re-check. */
 	static final int DISPATCH_QUEUE = 10_000;
@@ -59,7 +66,7 @@ public final class RedisReleaseNotifications implements ReleaseNotifications, Di
 	private final ThreadPoolExecutor dispatcher;
 
 	private final ScheduledExecutorService housekeeping = Executors
-		.newSingleThreadScheduledExecutor(new DaemonThreadFactory("locksmith-subscriber"));
+		.newSingleThreadScheduledExecutor(DaemonThreads.named("locksmith-subscriber"));
 
 	private final RedisLockKeys keys;
 
@@ -74,23 +81,66 @@ public final class RedisReleaseNotifications implements ReleaseNotifications, Di
 
 	private volatile @Nullable Listener listener;
 
+	private volatile @Nullable ScheduledFuture<?> idleKeys;
+
 	public RedisReleaseNotifications(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this.keys = keys;
 		this.dispatcher = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-				new ArrayBlockingQueue<>(DISPATCH_QUEUE), new DaemonThreadFactory("locksmith-notify"),
+				new ArrayBlockingQueue<>(DISPATCH_QUEUE), DaemonThreads.named("locksmith-notify"),
 				(task, pool) -> logger.debug("Dropped a lock hand-over notification; its waiter re-checks"));
 		this.container.setConnectionFactory(connectionFactory);
 		this.container.setTaskExecutor(this.dispatcher);
 		this.container.setRecoveryInterval(RECOVERY_INTERVAL.toMillis());
+	}
+
+	/** Notifications initialized and started at once, for use without an application context. */
+	public static RedisReleaseNotifications started(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
+		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connectionFactory, keys);
+		notifications.afterPropertiesSet();
+		notifications.start();
+		return notifications;
+	}
+
+	/** Initializes the listener container. */
+	@Override
+	public void afterPropertiesSet() {
 		this.container.afterPropertiesSet();
-		this.housekeeping.scheduleWithFixedDelay(this::unsubscribeIdleKeys, LINGER.toMillis(), LINGER.toMillis(),
-				TimeUnit.MILLISECONDS);
+	}
+
+	/** Subscribes, retrying in the background while Redis is down, and starts unsubscribing idle keys. */
+	@Override
+	public void start() {
+		if (this.idleKeys == null) {
+			this.idleKeys = this.housekeeping.scheduleWithFixedDelay(this::unsubscribeIdleKeys, LINGER.toMillis(),
+					LINGER.toMillis(), TimeUnit.MILLISECONDS);
+			startListening(true);
+		}
+	}
+
+	@Override
+	public void stop() {
+		ScheduledFuture<?> started = this.idleKeys;
+		if (started != null) {
+			started.cancel(false);
+			this.idleKeys = null;
+			this.container.stop();
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.idleKeys != null;
+	}
+
+	/** Started before, and stopped after, the web server (whose phases are {@code DEFAULT_PHASE - 2048} and up). */
+	@Override
+	public int getPhase() {
+		return SmartLifecycle.DEFAULT_PHASE - 4096;
 	}
 
 	@Override
 	public void listen(Listener listener) {
 		this.listener = listener;
-		startListening(true);
 	}
 
 	/**
@@ -216,7 +266,7 @@ public final class RedisReleaseNotifications implements ReleaseNotifications, Di
 						+ RECOVERY_INTERVAL.toMillis() + "ms, and waiters re-check until then: " + ex.getMessage());
 			}
 			this.container.stop();
-			if (!this.housekeeping.isShutdown()) {
+			if (isRunning() && !this.housekeeping.isShutdown()) {
 				this.housekeeping.schedule(() -> startListening(false), RECOVERY_INTERVAL.toMillis(),
 						TimeUnit.MILLISECONDS);
 			}

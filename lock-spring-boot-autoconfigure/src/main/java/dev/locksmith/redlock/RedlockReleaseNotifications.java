@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.core.ReleaseNotifications;
@@ -18,12 +20,48 @@ import dev.locksmith.redis.RedisReleaseNotifications;
  *
  * @since 0.1.0
  */
-public final class RedlockReleaseNotifications implements ReleaseNotifications, DisposableBean {
+public final class RedlockReleaseNotifications
+		implements ReleaseNotifications, InitializingBean, SmartLifecycle, DisposableBean {
 
 	private final List<RedisReleaseNotifications> servers;
 
 	public RedlockReleaseNotifications(List<? extends RedisConnectionFactory> servers, RedisLockKeys keys) {
 		this.servers = servers.stream().map((server) -> new RedisReleaseNotifications(server, keys)).toList();
+	}
+
+	/** Notifications initialized and started at once, for use without an application context. */
+	public static RedlockReleaseNotifications started(List<? extends RedisConnectionFactory> servers,
+			RedisLockKeys keys) {
+		RedlockReleaseNotifications notifications = new RedlockReleaseNotifications(servers, keys);
+		notifications.afterPropertiesSet();
+		notifications.start();
+		return notifications;
+	}
+
+	@Override
+	public void afterPropertiesSet() {
+		this.servers.forEach(RedisReleaseNotifications::afterPropertiesSet);
+	}
+
+	@Override
+	public void start() {
+		this.servers.forEach(RedisReleaseNotifications::start);
+	}
+
+	@Override
+	public void stop() {
+		this.servers.forEach(RedisReleaseNotifications::stop);
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.servers.stream().anyMatch(RedisReleaseNotifications::isRunning);
+	}
+
+	/** The phase of each server's notifications. */
+	@Override
+	public int getPhase() {
+		return this.servers.get(0).getPhase();
 	}
 
 	@Override

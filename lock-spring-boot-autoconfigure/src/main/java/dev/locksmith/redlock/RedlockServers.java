@@ -14,6 +14,8 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -23,17 +25,20 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * The independent Redis servers behind Redlock: one Lettuce connection factory per URL, apart from
  * the application's own {@code spring.data.redis} connection, started and destroyed together, all on
  * one set of Lettuce threads and timers. While a server is disconnected its commands fail at once
- * instead of waiting for a reconnect.
+ * instead of waiting for a reconnect. As a bean, the application context initializes, starts, stops and
+ * destroys them, stopping them in Locksmith's {@link #getPhase() phase}, after the web server has drained.
  *
  * @since 0.1.0
  */
-public final class RedlockServers implements AutoCloseable {
+public final class RedlockServers implements InitializingBean, SmartLifecycle, AutoCloseable {
 
 	private final List<LettuceConnectionFactory> connectionFactories;
 
 	private final ClientResources resources;
 
 	private final ServerClocks clocks;
+
+	private volatile boolean running;
 
 	private RedlockServers(List<LettuceConnectionFactory> connectionFactories, ClientResources resources) {
 		this.connectionFactories = connectionFactories;
@@ -43,23 +48,59 @@ public final class RedlockServers implements AutoCloseable {
 
 	/**
 	 * Checks {@code urls} ({@code redis://[[user]:password@]host[:port][/database]}, or {@code rediss://}
-	 * for TLS) and makes a started connection factory for each; {@code source} names the setting in
-	 * error messages. Each command waits at most {@code commandTimeout}.
+	 * for TLS) and makes a connection factory for each, not started yet: a bean the application context
+	 * starts; {@code source} names the setting in error messages. Each command waits at most
+	 * {@code commandTimeout}.
 	 * @throws IllegalArgumentException when there are not 3 or 5 URLs, one is malformed, or two name
 	 * the same server
 	 */
-	public static RedlockServers connect(List<String> urls, String source, Duration commandTimeout) {
+	public static RedlockServers of(List<String> urls, String source, Duration commandTimeout) {
 		List<RedisURI> servers = parse(requireRedlockCount(urls, source), source);
 		ClientResources resources = DefaultClientResources.create();
-		List<LettuceConnectionFactory> connectionFactories = new ArrayList<>(servers.size());
-		for (RedisURI server : servers) {
-			LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(standalone(server),
-					client(server, commandTimeout, resources));
-			connectionFactory.afterPropertiesSet();
-			connectionFactory.start();
-			connectionFactories.add(connectionFactory);
-		}
-		return new RedlockServers(List.copyOf(connectionFactories), resources);
+		List<LettuceConnectionFactory> connectionFactories = servers.stream()
+			.map((server) -> new LettuceConnectionFactory(standalone(server), client(server, commandTimeout, resources)))
+			.toList();
+		return new RedlockServers(connectionFactories, resources);
+	}
+
+	/** As {@link #of}, started at once, for use without an application context. */
+	public static RedlockServers connect(List<String> urls, String source, Duration commandTimeout) {
+		RedlockServers servers = of(urls, source, commandTimeout);
+		servers.afterPropertiesSet();
+		servers.start();
+		return servers;
+	}
+
+	/** Initializes each server's connection factory. */
+	@Override
+	public void afterPropertiesSet() {
+		this.connectionFactories.forEach(LettuceConnectionFactory::afterPropertiesSet);
+	}
+
+	@Override
+	public void start() {
+		this.connectionFactories.forEach(LettuceConnectionFactory::start);
+		this.running = true;
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+		this.connectionFactories.forEach(LettuceConnectionFactory::stop);
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/**
+	 * Started before, and stopped after, the web server (whose phases are {@code DEFAULT_PHASE - 2048} and
+	 * up) and the release notifications that use these connections.
+	 */
+	@Override
+	public int getPhase() {
+		return SmartLifecycle.DEFAULT_PHASE - 4097;
 	}
 
 	/** The started connection factory of each server, in the order of the URLs. */

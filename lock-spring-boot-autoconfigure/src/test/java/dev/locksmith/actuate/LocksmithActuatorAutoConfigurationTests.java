@@ -6,10 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.search.Search;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.assertj.core.groups.Tuple;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,7 +41,6 @@ import dev.locksmith.actuate.LocksEndpoint.InstanceLocks;
 import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
 import dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration;
 import dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration;
-import dev.locksmith.autoconfigure.metrics.LocksmithMetricsAutoConfiguration;
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
@@ -66,7 +62,7 @@ class LocksmithActuatorAutoConfigurationTests {
 
 	private static final AutoConfigurations LOCKSMITH = AutoConfigurations.of(DataRedisAutoConfiguration.class,
 			LocksmithAutoConfiguration.class, LocksEndpointAutoConfiguration.class,
-			LocksHealthContributorAutoConfiguration.class, LocksmithMetricsAutoConfiguration.class);
+			LocksHealthContributorAutoConfiguration.class);
 
 	private RedisServer redis;
 
@@ -87,7 +83,6 @@ class LocksmithActuatorAutoConfigurationTests {
 				assertThat(context).hasNotFailed()
 					.doesNotHaveBean(LocksEndpoint.class)
 					.doesNotHaveBean(LocksHealthIndicator.class)
-					.doesNotHaveBean(LockMetricsListener.class)
 					.getBean(LockService.class)
 					.isInstanceOf(DefaultLockService.class);
 				assertThat(context.getBean(LockService.class).tryAcquire("job", HOLD)).isPresent();
@@ -160,7 +155,7 @@ class LocksmithActuatorAutoConfigurationTests {
 
 	@Test
 	void keysAreShownWhenAlwaysAllowed() {
-		this.runner.withPropertyValues("locksmith.actuator.show-keys=always").run((context) -> {
+		this.runner.withPropertyValues("management.endpoint.locks.show-values=always").run((context) -> {
 			context.getBean(LockService.class).acquire("invoice-42", HOLD.withName("invoice"));
 			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
 
@@ -174,7 +169,8 @@ class LocksmithActuatorAutoConfigurationTests {
 
 	@Test
 	void whenAuthorizedShowsKeysOnlyToAPrincipalInOneOfTheRoles() {
-		this.runner.withPropertyValues("locksmith.actuator.show-keys=when-authorized", "locksmith.actuator.roles=ops")
+		this.runner.withPropertyValues("management.endpoint.locks.show-values=when-authorized",
+				"management.endpoint.locks.roles=ops")
 			.run((context) -> {
 				context.getBean(LockService.class).acquire("invoice-42", HOLD.withName("invoice"));
 				LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
@@ -193,7 +189,7 @@ class LocksmithActuatorAutoConfigurationTests {
 
 	@Test
 	void whenAuthorizedWithoutRolesShowsKeysToAnyAuthenticatedPrincipal() {
-		this.runner.withPropertyValues("locksmith.actuator.show-keys=when-authorized").run((context) -> {
+		this.runner.withPropertyValues("management.endpoint.locks.show-values=when-authorized").run((context) -> {
 			context.getBean(LockService.class).acquire("invoice-42", HOLD.withName("invoice"));
 			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
 
@@ -281,35 +277,6 @@ class LocksmithActuatorAutoConfigurationTests {
 			loseALease(context.getBean(LockService.class));
 			await().atMost(Duration.ofSeconds(10)).until(() -> indicator.health().getStatus().equals(Status.DOWN));
 		});
-	}
-
-	@Test
-	void metricsCountRenewalsAndLostLeasesByNameNeverByKey() {
-		this.runner.withBean(SimpleMeterRegistry.class).run((context) -> {
-			MeterRegistry meters = context.getBean(MeterRegistry.class);
-			loseALease(context.getBean(LockService.class));
-
-			// The metrics listener hears of renewals and losses on the event thread, a moment after the engine.
-			Search lost = meters.find("locksmith.lost").tags("name", "report");
-			await().atMost(Duration.ofSeconds(10)).until(() -> counted(lost) >= 1);
-			assertThat(counted(lost)).isEqualTo(1);
-			await().atMost(Duration.ofSeconds(10)).until(() -> counted(meters.find("locksmith.renewals")) > 0);
-			assertThat(meters.getMeters()).allSatisfy((meter) -> assertThat(meter.getId().getTags())
-				.noneMatch((tag) -> tag.getValue().contains("report-")));
-		});
-	}
-
-	@Test
-	void theMetricsListenerBacksOffForTheApplicationsOwn() {
-		LockMetricsListener own = new LockMetricsListener(new SimpleMeterRegistry());
-		this.runner.withBean(SimpleMeterRegistry.class)
-			.withBean(LockMetricsListener.class, () -> own)
-			.run((context) -> assertThat(context).getBean(LockMetricsListener.class).isSameAs(own));
-	}
-
-	private static double counted(Search search) {
-		Counter counter = search.counter();
-		return (counter != null) ? counter.count() : 0;
 	}
 
 	/** Holds a lock named "report" with a short renewed lease until renewal ran, then deletes it behind its back. */

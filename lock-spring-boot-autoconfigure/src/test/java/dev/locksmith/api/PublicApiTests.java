@@ -2,21 +2,22 @@ package dev.locksmith.api;
 
 import java.io.IOException;
 import java.lang.reflect.Modifier;
-import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
-import dev.locksmith.annotation.DistributedLock;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Pins the public types of the starter: anything made public outside an {@code internal} package
- * becomes part of the contract, so it has to be added here on purpose.
+ * Pins the public types of the starter and their public and protected members: anything made public
+ * outside an {@code internal} package becomes part of the contract, so it has to be added here (types) or
+ * to {@code public-members.txt} (members) on purpose. A failing run writes what it found to
+ * {@code target/public-members.txt}.
  */
 class PublicApiTests {
 
@@ -29,7 +30,16 @@ class PublicApiTests {
 			"dev.locksmith.core.DistributedLockException", "dev.locksmith.core.LockBusyException",
 			"dev.locksmith.core.LockUnavailableException", "dev.locksmith.core.LockLostException",
 			"dev.locksmith.core.LockLostEvent", "dev.locksmith.core.LockEventListener",
-			"dev.locksmith.redis.RedisFencedValues");
+			"dev.locksmith.redis.RedisFencedValues",
+			// the engine's observations, and the conventions an application may replace
+			"dev.locksmith.core.observation.LockObservationDocumentation",
+			"dev.locksmith.core.observation.LockObservationContext",
+			"dev.locksmith.core.observation.LockAcquisitionContext", "dev.locksmith.core.observation.LockHoldContext",
+			"dev.locksmith.core.observation.LockOutcome",
+			"dev.locksmith.core.observation.LockAcquisitionObservationConvention",
+			"dev.locksmith.core.observation.LockHoldObservationConvention",
+			"dev.locksmith.core.observation.DefaultLockAcquisitionObservationConvention",
+			"dev.locksmith.core.observation.DefaultLockHoldObservationConvention");
 
 	private static final List<String> SPI = List.of(
 			// a store of one's own, and the engine that runs on it
@@ -47,7 +57,7 @@ class PublicApiTests {
 			// beans an application may replace (@ConditionalOnMissingBean) or order
 			"dev.locksmith.aop.DistributedLockAdvisor", "dev.locksmith.aop.DistributedLockMethodValidator",
 			"dev.locksmith.aop.LeaseCheckingTransactionListener", "dev.locksmith.actuate.LocksEndpoint",
-			"dev.locksmith.actuate.LocksHealthIndicator", "dev.locksmith.actuate.LockMetricsListener",
+			"dev.locksmith.actuate.LocksHealthIndicator",
 			"dev.locksmith.actuate.LostLeaseTracker");
 
 	private static final List<String> AUTO_CONFIGURATION = List.of(
@@ -58,8 +68,8 @@ class PublicApiTests {
 			// the qualifier that picks the Redis connection factory for locks, as @FlywayDataSource does
 			"dev.locksmith.autoconfigure.LockConnectionFactory",
 			"dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration",
+			"dev.locksmith.autoconfigure.endpoint.LocksEndpointProperties",
 			"dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration",
-			"dev.locksmith.autoconfigure.metrics.LocksmithMetricsAutoConfiguration",
 			"dev.locksmith.autoconfigure.web.LocksmithWebAutoConfiguration");
 
 	@Test
@@ -68,8 +78,50 @@ class PublicApiTests {
 		assertThat(publicTopLevelTypes()).containsExactlyInAnyOrderElementsOf(expected);
 	}
 
-	private static List<String> publicTopLevelTypes() throws IOException, URISyntaxException {
-		Path classes = Path.of(DistributedLock.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+	@Test
+	void onlyTheListedMembersArePublic() throws Exception {
+		List<String> members = publicTopLevelTypes().stream()
+			.map(PublicApiTests::load)
+			.flatMap(PublicApiTests::members)
+			.sorted()
+			.toList();
+		List<String> expected;
+		try (var listed = PublicApiTests.class.getResourceAsStream("public-members.txt")) {
+			expected = new String(listed.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+		}
+		if (!members.equals(expected)) {
+			Files.write(Path.of("target", "public-members.txt"), members);
+		}
+		assertThat(members).as("public members; a new one is part of the contract").containsExactlyElementsOf(expected);
+	}
+
+	/** The type's public and protected constructors, methods and fields, and those of its public nested types. */
+	private static Stream<String> members(Class<?> type) {
+		Stream<String> constructors = Stream.of(type.getDeclaredConstructors())
+			.filter((constructor) -> isApi(constructor.getModifiers()))
+			.map((constructor) -> type.getName() + parameters(constructor.getParameterTypes()));
+		Stream<String> methods = Stream.of(type.getDeclaredMethods())
+			.filter((method) -> isApi(method.getModifiers()) && !method.isSynthetic() && !method.isBridge())
+			.map((method) -> type.getName() + "#" + method.getName() + parameters(method.getParameterTypes()));
+		Stream<String> fields = Stream.of(type.getDeclaredFields())
+			.filter((field) -> isApi(field.getModifiers()) && !field.isSynthetic())
+			.map((field) -> type.getName() + "#" + field.getName());
+		Stream<String> nested = Stream.of(type.getDeclaredClasses())
+			.filter((inner) -> isApi(inner.getModifiers()))
+			.flatMap((inner) -> Stream.concat(Stream.of(inner.getName()), members(inner)));
+		return Stream.of(constructors, methods, fields, nested).flatMap((part) -> part);
+	}
+
+	private static boolean isApi(int modifiers) {
+		return Modifier.isPublic(modifiers) || Modifier.isProtected(modifiers);
+	}
+
+	private static String parameters(Class<?>[] types) {
+		return Stream.of(types).map(Class::getSimpleName).collect(Collectors.joining(",", "(", ")"));
+	}
+
+	private static List<String> publicTopLevelTypes() throws IOException {
+		Path classes = MainClasses.path();
 		try (Stream<Path> files = Files.walk(classes)) {
 			return files.map((file) -> classes.relativize(file).toString())
 				.filter((file) -> file.endsWith(".class") && !file.contains("$") && !file.endsWith("package-info.class"))
@@ -81,8 +133,12 @@ class PublicApiTests {
 	}
 
 	private static boolean isPublic(String type) {
+		return Modifier.isPublic(load(type).getModifiers());
+	}
+
+	private static Class<?> load(String type) {
 		try {
-			return Modifier.isPublic(Class.forName(type, false, PublicApiTests.class.getClassLoader()).getModifiers());
+			return Class.forName(type, false, PublicApiTests.class.getClassLoader());
 		}
 		catch (ClassNotFoundException ex) {
 			throw new IllegalStateException(ex);

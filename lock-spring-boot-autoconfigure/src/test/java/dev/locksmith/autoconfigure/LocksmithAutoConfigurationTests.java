@@ -28,7 +28,6 @@ import dev.locksmith.aop.DistributedLockAdvisor;
 import dev.locksmith.aop.DistributedLockMethodValidator;
 import dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration;
 import dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration;
-import dev.locksmith.autoconfigure.metrics.LocksmithMetricsAutoConfiguration;
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockBusyException;
@@ -62,7 +61,7 @@ class LocksmithAutoConfigurationTests {
 	/** Every Locksmith auto-configuration, in the order the imports file lists them. */
 	private static final AutoConfigurations ALL_OF_LOCKSMITH = AutoConfigurations.of(LocksmithAutoConfiguration.class,
 			LocksmithAopAutoConfiguration.class, LocksEndpointAutoConfiguration.class,
-			LocksHealthContributorAutoConfiguration.class, LocksmithMetricsAutoConfiguration.class);
+			LocksHealthContributorAutoConfiguration.class);
 
 	@BeforeAll
 	static void findRedis() {

@@ -2,6 +2,7 @@ package dev.locksmith.autoconfigure;
 
 import java.time.Duration;
 
+import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.observation.Observation;
@@ -22,12 +23,17 @@ import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.observation.DefaultLockAcquisitionObservationConvention;
+import dev.locksmith.core.observation.LockAcquisitionObservationConvention;
+import dev.locksmith.core.observation.LockHoldContext;
+import dev.locksmith.core.observation.LockHoldObservationConvention;
 import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static io.micrometer.observation.tck.TestObservationRegistryAssert.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /** The engine's observations of acquisitions and holds, through the application's registry. */
 class LocksmithObservationTests {
@@ -137,12 +143,7 @@ class LocksmithObservationTests {
 
 	@Test
 	void withSpringBootsObservationAndMetricsTheObservationsBecomeTimers() {
-		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class,
-					SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-					DataRedisAutoConfiguration.class, LocksmithAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.port=" + this.redis.port())
-			.run((context) -> {
+		withBootMetrics().run((context) -> {
 				assertThat(context).hasSingleBean(ObservationRegistry.class);
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
 				LockService locks = context.getBean(LockService.class);
@@ -162,6 +163,82 @@ class LocksmithObservationTests {
 				assertThat(meters.get("locksmith.held.active").tags("name", "invoice").longTaskTimer().activeTasks())
 					.isZero();
 			});
+	}
+
+	@Test
+	void withSpringBootsMetricsLostLeasesAndRenewalsAreOutcomesAndEventsOfTheHold() {
+		withBootMetrics().run((context) -> {
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				LockService locks = context.getBean(LockService.class);
+				LockHandle handle = locks.acquire("report-2026",
+						LockOptions.ofTtl(Duration.ofMillis(600)).withName("report"));
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> locks.heldLocks().stream().anyMatch((lock) -> lock.renewals() > 0));
+				this.redis.command("DEL", "lock:{report-2026}");
+				await().atMost(Duration.ofSeconds(10)).until(() -> !handle.isHeld());
+
+				assertThat(meters.get("locksmith.held").tags("name", "report", "outcome", "lost").timer().count())
+					.isEqualTo(1);
+				assertThat(meters.get("locksmith.held.renewed").tags("name", "report").counter().count())
+					.isPositive();
+				assertThat(meters.find("locksmith.lost").meters()).as("no second count of lost leases").isEmpty();
+				assertThat(meters.getMeters()).allSatisfy((meter) -> assertThat(meter.getId().getTags())
+					.noneMatch((tag) -> tag.getValue().contains("2026")));
+			});
+	}
+
+	@Test
+	void theApplicationsConventionsNameAndTagTheObservations() {
+		this.runner.withBean(LockAcquisitionObservationConvention.class, RenamedAcquisitions::new)
+			.withBean(LockHoldObservationConvention.class, RenamedHolds::new)
+			.run((context) -> {
+				TestObservationRegistry observations = context.getBean(TestObservationRegistry.class);
+				context.getBean(LockService.class).acquire("invoice-42", INVOICE).close();
+
+				assertThat(observations).doesNotHaveAnyRemainingCurrentObservation()
+					.hasNumberOfObservationsWithNameEqualTo("locksmith.acquire", 0)
+					.hasNumberOfObservationsWithNameEqualTo("locksmith.held", 0)
+					.hasAnObservation((observation) -> observation.hasNameEqualTo("app.lock.acquire")
+						.hasLowCardinalityKeyValue("name", "invoice")
+						.hasLowCardinalityKeyValue("outcome", "acquired"))
+					.hasAnObservation((observation) -> observation.hasNameEqualTo("app.lock.held")
+						.hasLowCardinalityKeyValue("lock", "invoice")
+						.doesNotHaveLowCardinalityKeyValueWithKey("outcome"));
+			});
+	}
+
+	/** Locksmith with Spring Boot's observation and metrics auto-configuration. */
+	private ApplicationContextRunner withBootMetrics() {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class,
+					SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+					DataRedisAutoConfiguration.class, LocksmithAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.port=" + this.redis.port());
+	}
+
+	/** Renames acquisitions and keeps the default tags. */
+	static class RenamedAcquisitions extends DefaultLockAcquisitionObservationConvention {
+
+		@Override
+		public String getName() {
+			return "app.lock.acquire";
+		}
+
+	}
+
+	/** Renames holds and tags them with the lock alone. */
+	static class RenamedHolds implements LockHoldObservationConvention {
+
+		@Override
+		public String getName() {
+			return "app.lock.held";
+		}
+
+		@Override
+		public KeyValues getLowCardinalityKeyValues(LockHoldContext context) {
+			return KeyValues.of("lock", String.valueOf(context.getLockName()));
+		}
+
 	}
 
 }

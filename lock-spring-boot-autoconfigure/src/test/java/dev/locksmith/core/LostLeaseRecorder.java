@@ -15,6 +15,11 @@ public final class LostLeaseRecorder implements LockEventListener {
 		return recorder;
 	}
 
+	/** Tells {@code listener} about {@code service}'s events, for tests that build the service elsewhere. */
+	public static void listen(DefaultLockService service, LockEventListener listener) {
+		service.addListener(listener);
+	}
+
 	@Override
 	public void leaseLost(LockLostEvent event) {
 		this.events.add(event);

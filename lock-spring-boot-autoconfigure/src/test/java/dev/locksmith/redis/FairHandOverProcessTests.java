@@ -115,7 +115,7 @@ class FairHandOverProcessTests {
 
 	private DefaultLockService service(Duration recheckInterval) {
 		LettuceConnectionFactory connections = this.redis.connectionFactory();
-		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
+		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connections, KEYS);
 		RedisLockBackend backend = new RedisLockBackend(connections, KEYS);
 		DefaultLockService service = DefaultLockService.builder(backend)
 			.recheckInterval(recheckInterval)

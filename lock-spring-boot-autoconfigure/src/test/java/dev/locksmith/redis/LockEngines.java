@@ -55,7 +55,7 @@ final class LockEngines implements AutoCloseable {
 			LettuceConnectionFactory connections = redis.connectionFactory();
 			RedisLockBackend backend = new RedisLockBackend(connections, KEYS);
 			backend.warmUp().join();
-			RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
+			RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connections, KEYS);
 			return new Connected(backend, notifications, () -> {
 				notifications.destroy();
 				backend.close();

@@ -14,6 +14,7 @@ import dev.locksmith.core.LockContext;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LostLeaseRecorder;
 
 /**
  * A separate JVM that holds a renewed lock while it works, for {@link LeaseRenewalProcessTests}.
@@ -35,7 +36,7 @@ public final class LockHolderWorker {
 		Duration lease = Duration.ofMillis(Long.parseLong(args[2]));
 		try (WorkerLocks worker = new WorkerLocks(port, Duration.ofSeconds(1))) {
 			CountDownLatch renewals = new CountDownLatch(args[3].equals("work") ? Integer.parseInt(args[4]) : 0);
-			worker.locks.addListener(new LockEventListener() {
+			LostLeaseRecorder.listen(worker.locks, new LockEventListener() {
 
 				@Override
 				public void leasesRenewed(int count) {

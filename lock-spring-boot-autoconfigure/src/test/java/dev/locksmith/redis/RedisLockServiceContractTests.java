@@ -40,7 +40,7 @@ abstract class RedisLockServiceContractTests extends LockServiceContractTests {
 	/** A builder whose releases give the next waiter {@code claimLease} to take the lock. */
 	protected final DefaultLockService.Builder newServiceBuilder(Duration claimLease) {
 		LettuceConnectionFactory connections = connectForTest();
-		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
+		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connections, KEYS);
 		RedisLockBackend backend = new RedisLockBackend(connections, KEYS, claimLease);
 		this.resources.add(0, backend);
 		this.resources.add(0, notifications::destroy);

@@ -124,7 +124,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 	@Test
 	void aWaiterForOneKeyStartsOnTheHandOverWithTheFencingTokenItCarriesWithoutAskingAgain() throws Exception {
 		LettuceConnectionFactory connections = connectForTest();
-		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
+		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connections, KEYS);
 		this.resources.add(0, notifications::destroy);
 		CountedAttempts backend = new CountedAttempts(new RedisLockBackend(connections, KEYS));
 		this.resources.add(0, backend.delegate());
@@ -580,7 +580,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 	}
 
 	private RedisReleaseNotifications notificationsWatching(String key, ReleaseNotifications.Listener listener) {
-		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connectForTest(), KEYS);
+		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connectForTest(), KEYS);
 		this.resources.add(0, notifications::destroy);
 		notifications.listen(listener);
 		notifications.watch(key, Duration.ofSeconds(10));

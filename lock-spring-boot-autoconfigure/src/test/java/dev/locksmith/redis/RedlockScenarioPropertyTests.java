@@ -56,7 +56,7 @@ class RedlockScenarioPropertyTests {
 			.nodeTimeout(Duration.ofMillis(250))
 			.build();
 		backend.warmUp().join();
-		RedlockReleaseNotifications notifications = new RedlockReleaseNotifications(
+		RedlockReleaseNotifications notifications = RedlockReleaseNotifications.started(
 				connections.connectionFactories(), LockEngines.KEYS);
 		return new LockEngines.Connected(backend, notifications, () -> {
 			notifications.destroy();

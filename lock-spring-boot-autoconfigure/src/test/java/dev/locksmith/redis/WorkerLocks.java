@@ -21,7 +21,7 @@ final class WorkerLocks implements AutoCloseable {
 	WorkerLocks(int port, Duration redisTimeout) {
 		RedisLockKeys keys = new RedisLockKeys("lock:");
 		this.connections = RedisServer.connectionFactory(port);
-		this.notifications = new RedisReleaseNotifications(this.connections, keys);
+		this.notifications = RedisReleaseNotifications.started(this.connections, keys);
 		this.backend = new RedisLockBackend(this.connections, keys);
 		this.locks = DefaultLockService.builder(this.backend)
 			.storeTimeout(redisTimeout)

@@ -35,7 +35,7 @@ public final class RedlockCounterWorker {
 		try (RedlockServers servers = RedlockServers.connect(urls, "nodes", Duration.ofSeconds(1));
 				RedlockLockBackend backend = RedlockLockBackend.builder(servers.connectionFactories(), RedlockFixture.KEYS)
 					.build()) {
-			RedlockReleaseNotifications notifications = new RedlockReleaseNotifications(servers.connectionFactories(),
+			RedlockReleaseNotifications notifications = RedlockReleaseNotifications.started(servers.connectionFactories(),
 					RedlockFixture.KEYS);
 			DefaultLockService locks = DefaultLockService.builder(backend)
 				.storeTimeout(RedlockFixture.STORE_TIMEOUT)

@@ -42,7 +42,7 @@ final class RedlockFixture implements AutoCloseable {
 	/** A lock service builder on {@code servers}, with release notifications from each of them, and {@link #NODE_TIMEOUT}. */
 	DefaultLockService.Builder serviceBuilder(List<RedisServer> servers) {
 		RedlockServers connections = connect(servers);
-		RedlockReleaseNotifications notifications = new RedlockReleaseNotifications(
+		RedlockReleaseNotifications notifications = RedlockReleaseNotifications.started(
 				connections.connectionFactories(), KEYS);
 		this.resources.add(0, notifications::destroy);
 		return DefaultLockService.builder(backend(connections, (builder) -> builder.nodeTimeout(NODE_TIMEOUT)))

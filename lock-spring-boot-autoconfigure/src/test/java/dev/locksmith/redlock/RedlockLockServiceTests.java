@@ -5,18 +5,17 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
 import dev.locksmith.core.DefaultLockService;
-import dev.locksmith.core.LockEventListener;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockInfo;
 import dev.locksmith.core.LockLostEvent;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LostLeaseRecorder;
 import dev.locksmith.testing.RedisServer;
 
 import static dev.locksmith.redlock.RedlockFixture.KEYS;
@@ -84,15 +83,7 @@ class RedlockLockServiceTests extends RedlockTestSupport {
 	void aRenewalThatLosesItsQuorumDeclaresTheLeaseLost() throws Exception {
 		List<RedisServer> nodes = servers.first(3);
 		DefaultLockService locks = this.redlock.service(nodes);
-		List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
-		locks.addListener(new LockEventListener() {
-
-			@Override
-			public void leaseLost(LockLostEvent event) {
-				lost.add(event);
-			}
-
-		});
+		List<LockLostEvent> lost = LostLeaseRecorder.listeningTo(locks).events();
 		LockHandle handle = locks.tryAcquire("job", LockOptions.ofTtl(Duration.ofSeconds(1))).orElseThrow();
 		nodes.get(0).command("SET", KEYS.lockKey("job"), FOREIGN, "PX", "30000");
 		nodes.get(1).command("SET", KEYS.lockKey("job"), FOREIGN, "PX", "30000");

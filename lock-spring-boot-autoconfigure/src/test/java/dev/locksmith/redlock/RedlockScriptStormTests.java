@@ -115,7 +115,7 @@ class RedlockScriptStormTests extends RedlockTestSupport {
 			List<String> received = new CopyOnWriteArrayList<>();
 			LettuceConnectionFactory connection = node.connectionFactory();
 			connections.add(connection);
-			RedisReleaseNotifications subscriber = new RedisReleaseNotifications(connection, KEYS);
+			RedisReleaseNotifications subscriber = RedisReleaseNotifications.started(connection, KEYS);
 			subscriber.listen((key, ownerToken, claimLease, fencingToken) -> received.add(key));
 			subscriber.watch("job", Duration.ofSeconds(10));
 			subscriber.watch("mark", Duration.ofSeconds(10));

@@ -19,7 +19,9 @@ import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockService;
 
 /**
- * Auto-configures the {@code locks} Actuator endpoint.
+ * Auto-configures the {@code locks} Actuator endpoint, configured by {@link LocksEndpointProperties}; the
+ * replaced {@code locksmith.actuator.show-keys} and {@code locksmith.actuator.roles} apply while the new
+ * properties are unset.
  *
  * @since 0.1.0
  */
@@ -27,15 +29,18 @@ import dev.locksmith.core.LockService;
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnBean({ LockService.class, LockAdministration.class })
 @ConditionalOnAvailableEndpoint(LocksEndpoint.class)
-@EnableConfigurationProperties(LocksmithProperties.class)
+@EnableConfigurationProperties({ LocksmithProperties.class, LocksEndpointProperties.class })
 public final class LocksEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LocksEndpoint locksEndpoint(LockService locks, LockAdministration administration, LocksmithProperties properties) {
-		LocksmithProperties.Actuator actuator = properties.getActuator();
-		return new LocksEndpoint(locks, administration, Show.valueOf(actuator.getShowKeys().name()),
-				Set.copyOf(actuator.getRoles()));
+	LocksEndpoint locksEndpoint(LockService locks, LockAdministration administration, LocksEndpointProperties endpoint,
+			LocksmithProperties properties) {
+		LocksmithProperties.Actuator replaced = properties.getActuator();
+		Show showValues = (endpoint.getShowValues() != null) ? endpoint.getShowValues()
+				: Show.valueOf(replaced.getShowKeys().name());
+		Set<String> roles = !endpoint.getRoles().isEmpty() ? endpoint.getRoles() : Set.copyOf(replaced.getRoles());
+		return new LocksEndpoint(locks, administration, showValues, Set.copyOf(roles));
 	}
 
 }

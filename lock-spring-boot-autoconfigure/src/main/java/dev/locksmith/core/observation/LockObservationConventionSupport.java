@@ -1,0 +1,39 @@
+package dev.locksmith.core.observation;
+
+import io.micrometer.common.KeyValues;
+import io.micrometer.observation.ObservationConvention;
+
+import dev.locksmith.core.internal.LockNameTags;
+import dev.locksmith.core.observation.LockObservationDocumentation.LowCardinalityKeys;
+
+/** What the default conventions share: a fixed name, and the lock's name and the outcome as tags. */
+abstract class LockObservationConventionSupport<C extends LockObservationContext> implements ObservationConvention<C> {
+
+	private final String name;
+
+	private final String contextualName;
+
+	LockObservationConventionSupport(String name, String contextualName) {
+		this.name = name;
+		this.contextualName = contextualName;
+	}
+
+	@Override
+	public String getName() {
+		return this.name;
+	}
+
+	@Override
+	public String getContextualName(C context) {
+		return this.contextualName;
+	}
+
+	/** The lock's name, {@code unnamed} without one, and the outcome once there is one. */
+	@Override
+	public KeyValues getLowCardinalityKeyValues(C context) {
+		KeyValues lockName = KeyValues.of(LowCardinalityKeys.NAME.withValue(LockNameTags.of(context.getLockName())));
+		LockOutcome outcome = context.getOutcome();
+		return (outcome != null) ? lockName.and(LowCardinalityKeys.OUTCOME.withValue(outcome.tag())) : lockName;
+	}
+
+}

@@ -1,0 +1,93 @@
+package dev.locksmith.api;
+
+import java.util.List;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The package dependencies that ARCHITECTURE.md states, checked on the compiled main classes. */
+class ArchitectureTests {
+
+	/**
+	 * Classes outside {@code core} that still use {@code core.internal}, from before this rule: the list may
+	 * only shrink. Mostly {@code KeyMasking}, {@code DaemonThreadFactory} and the lock frames of the aspect.
+	 */
+	private static final List<String> KNOWN_INTERNAL_USERS = List.of("dev.locksmith.actuate.LocksEndpoint",
+			"dev.locksmith.aop.DistributedLockInterceptor", "dev.locksmith.aop.JoinedLockHandle",
+			"dev.locksmith.aop.LeaseCheckingTransactionListener", "dev.locksmith.aop.LockAcquisition",
+			"dev.locksmith.aop.ReactiveLocking", "dev.locksmith.autoconfigure.LocksmithAutoConfiguration",
+			"dev.locksmith.autoconfigure.LocksmithRedlockAutoConfiguration",
+			"dev.locksmith.redis.RedisLockAdministration", "dev.locksmith.redis.RedisLockBackend",
+			"dev.locksmith.redlock.QuorumAcquisition",
+			"dev.locksmith.redlock.RedlockLockAdministration", "dev.locksmith.redlock.RedlockLockBackend");
+
+	private static final String INTERNAL = "dev.locksmith.core.internal..";
+
+	/** The starter's main classes, and nothing else on the class path. */
+	private static final JavaClasses LOCKSMITH = new ClassFileImporter().importPath(MainClasses.path());
+
+	@Test
+	void coreImportsNoSpringAndNoStore() {
+		check(noClasses().that()
+			.resideInAPackage("dev.locksmith.core..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework..", "dev.locksmith.redis..", "dev.locksmith.redlock..",
+					"dev.locksmith.aop..", "dev.locksmith.actuate..", "dev.locksmith.autoconfigure..",
+					"io.lettuce..", "redis.clients.."));
+	}
+
+	@Test
+	void annotationImportsNothing() {
+		check(noClasses().that()
+			.resideInAPackage("dev.locksmith.annotation..")
+			.should()
+			.dependOnClassesThat()
+			.resideOutsideOfPackages("java..", "dev.locksmith.annotation..", "org.jspecify.annotations.."));
+	}
+
+	@Test
+	void propertiesArePlainDataThatImportNoAspect() {
+		check(noClasses().that()
+			.haveSimpleNameEndingWith("Properties")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.locksmith.aop.."));
+	}
+
+	@Test
+	void nothingOutsideCoreUsesItsInternalsBeyondTheKnownUsers() {
+		check(noClasses().that()
+			.resideOutsideOfPackage("dev.locksmith.core..")
+			.and(DescribedPredicate.describe("are not known users of core.internal",
+					(type) -> !KNOWN_INTERNAL_USERS.contains(topLevelName(type))))
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage(INTERNAL));
+	}
+
+	@Test
+	void theListOfKnownUsersOnlyShrinks() {
+		assertThat(KNOWN_INTERNAL_USERS).as("listed, but using no internals any more: drop them from the list")
+			.allMatch((user) -> LOCKSMITH.stream()
+				.filter((type) -> topLevelName(type).equals(user))
+				.flatMap((type) -> type.getDirectDependenciesFromSelf().stream())
+				.anyMatch((dependency) -> dependency.getTargetClass().getPackageName().startsWith("dev.locksmith.core.internal")));
+	}
+
+	private static String topLevelName(JavaClass type) {
+		return type.getFullName().split("\\$")[0];
+	}
+
+	private static void check(ArchRule rule) {
+		rule.check(LOCKSMITH);
+	}
+
+}

@@ -1,0 +1,89 @@
+package dev.locksmith.autoconfigure.endpoint;
+
+import java.io.InputStream;
+import java.time.Duration;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.locksmith.actuate.LocksEndpoint;
+import dev.locksmith.actuate.LocksEndpoint.HeldLock;
+import dev.locksmith.actuate.LocksEndpoint.InstanceLocks;
+import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
+import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockService;
+import dev.locksmith.testing.RedisServerExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+/** The endpoint's key visibility, under management.endpoint.locks, and the properties it replaced. */
+class LocksEndpointAutoConfigurationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redisServer = new RedisServerExtension();
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void configure() {
+		this.runner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LocksmithAutoConfiguration.class,
+					EndpointAutoConfiguration.class, LocksEndpointAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.port=" + redisServer.server().port(),
+					"management.endpoints.web.exposure.include=locks");
+	}
+
+	@Test
+	void keysAreMaskedByDefault() {
+		this.runner.run((context) -> assertThat(shownKey(context)).isEqualTo("******"));
+	}
+
+	@Test
+	void showValuesShowsKeys() {
+		this.runner.withPropertyValues("management.endpoint.locks.show-values=always")
+			.run((context) -> assertThat(shownKey(context)).isEqualTo("invoice-42"));
+	}
+
+	@Test
+	void theReplacedShowKeysStillWorksWhileShowValuesIsUnset() {
+		this.runner.withPropertyValues("locksmith.actuator.show-keys=always")
+			.run((context) -> assertThat(shownKey(context)).isEqualTo("invoice-42"));
+		this.runner.withPropertyValues("locksmith.actuator.show-keys=always", "management.endpoint.locks.show-values=never")
+			.run((context) -> assertThat(shownKey(context)).isEqualTo("******"));
+	}
+
+	@Test
+	void theMetadataNamesTheReplacements() throws Exception {
+		JsonNode metadata;
+		try (InputStream json = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+			metadata = JsonMapper.builder().build().readTree(json);
+		}
+		assertThat(metadata.get("properties").values())
+			.filteredOn((property) -> property.get("name").asString().startsWith("locksmith.actuator."))
+			.extracting((property) -> property.get("name").asString(),
+					(property) -> property.path("deprecation").path("replacement").asString())
+			.contains(tuple("locksmith.actuator.show-keys",
+					"management.endpoint.locks.show-values"),
+					tuple("locksmith.actuator.roles", "management.endpoint.locks.roles"));
+	}
+
+	private static String shownKey(ApplicationContext context) throws InterruptedException {
+		try (LockHandle held = context.getBean(LockService.class)
+			.acquire("invoice-42", LockOptions.ofTtl(Duration.ofSeconds(30)))) {
+			InstanceLocks locks = (InstanceLocks) context.getBean(LocksEndpoint.class).locks(null, SecurityContext.NONE);
+			return locks.locks().stream().map(HeldLock::key).findFirst().orElseThrow();
+		}
+	}
+
+}
