@@ -74,7 +74,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		try (handle; LockFrames.Scope scope = this.acquisition.enter(handle, definition, keys)) {
 			Object result = invocation.proceed();
-			requireHeld(handle);
+			requireHeld(definition, handle);
 			return result;
 		}
 	}
@@ -116,7 +116,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 				result.completeExceptionally(failure);
 			}
 			else if (lost) {
-				result.completeExceptionally(new LockLostException(handle));
+				result.completeExceptionally(new LockLostException(definition.name(), handle));
 			}
 			else {
 				result.complete(value);
@@ -125,9 +125,9 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		return result;
 	}
 
-	static void requireHeld(LockHandle handle) {
+	static void requireHeld(LockDefinition definition, LockHandle handle) {
 		if (!handle.isHeld()) {
-			throw new LockLostException(handle);
+			throw new LockLostException(definition.name(), handle);
 		}
 	}
 

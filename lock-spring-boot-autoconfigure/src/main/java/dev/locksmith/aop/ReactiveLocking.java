@@ -46,8 +46,8 @@ final class ReactiveLocking {
 				return Mono.usingWhen(acquire(definition, keys, context, lock), (handle) -> {
 					HeldLock held = this.acquisition.heldLock(handle, keys);
 					return Mono.from(assemble(invocation, definition, held))
-						.flatMap((value) -> stillHeld(handle).thenReturn(value))
-						.switchIfEmpty(stillHeld(handle).then(Mono.empty()))
+						.flatMap((value) -> stillHeld(definition, handle).thenReturn(value))
+						.switchIfEmpty(stillHeld(definition, handle).then(Mono.empty()))
 						.contextWrite((inner) -> ReactiveLockFrames.with(inner, held));
 				}, this::release).doFinally((signal) -> endOnCancel(signal, lock));
 			});
@@ -57,7 +57,7 @@ final class ReactiveLocking {
 			return Flux.usingWhen(acquire(definition, keys, context, lock), (handle) -> {
 				HeldLock held = this.acquisition.heldLock(handle, keys);
 				return Flux.from(assemble(invocation, definition, held))
-					.concatWith(stillHeld(handle).then(Mono.empty()))
+					.concatWith(stillHeld(definition, handle).then(Mono.empty()))
 					.contextWrite((inner) -> ReactiveLockFrames.with(inner, held));
 			}, this::release).doFinally((signal) -> endOnCancel(signal, lock));
 		});
@@ -90,8 +90,8 @@ final class ReactiveLocking {
 		}
 	}
 
-	private Mono<Void> stillHeld(LockHandle handle) {
-		return Mono.fromRunnable(() -> DistributedLockInterceptor.requireHeld(handle));
+	private Mono<Void> stillHeld(LockDefinition definition, LockHandle handle) {
+		return Mono.fromRunnable(() -> DistributedLockInterceptor.requireHeld(definition, handle));
 	}
 
 	private Mono<Void> release(LockHandle handle) {

@@ -91,7 +91,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			throws InterruptedException {
 		List<String> canonicalKeys = LockKeys.canonical(keys);
 		Objects.requireNonNull(options, "options must not be null");
-		String ownerToken = this.ownerTokens.next();
+		String ownerToken = this.ownerTokens.next(options.name());
 		Grant grant = new Grant(options, this.observations.current());
 		Observation acquisition = this.observations.startAcquisition(options);
 		Outcome outcome = Outcome.FAILED;
@@ -289,7 +289,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		long sentAt = System.nanoTime();
 		this.store.extendInBackground(leases(handle, ttl, false)).whenComplete((extended, failure) -> {
 			if (failure != null) {
-				logger.log(Level.WARNING, "Could not extend the claim of lock '" + KeyMasking.mask(handle.key())
+				logger.log(Level.WARNING, "Could not extend the claim of lock '" + KeyMasking.mask(handle.name(), handle.key())
 						+ "' to its lease; it ends with the claim", failure);
 			}
 			else if (extended) {
@@ -319,7 +319,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			}
 		}
 		catch (LockUnavailableException ex) {
-			logger.log(Level.WARNING, "Could not release lock '" + KeyMasking.mask(handle.key())
+			logger.log(Level.WARNING, "Could not release lock '" + KeyMasking.mask(handle.name(), handle.key())
 					+ "'; it frees itself when its lease ends", ex);
 		}
 		catch (InterruptedException ex) {
@@ -340,7 +340,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new LockUnavailableException(
-					"Interrupted while extending lock '" + KeyMasking.mask(handle.key()) + "'", ex);
+					"Interrupted while extending lock '" + KeyMasking.mask(handle.name(), handle.key()) + "'", ex);
 		}
 		if (extended) {
 			handle.leaseStarted(sentAt, ttl, driftAllowance(ttl));
@@ -384,7 +384,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			handle.endObservation(Outcome.LOST);
 			Instant detectedAt = Instant.now();
 			handle.fencingTokens().forEach((key, token) -> {
-				logger.log(Level.WARNING, "Lost the lease of lock '" + KeyMasking.mask(key) + "' (fencing token " + token
+				logger.log(Level.WARNING, "Lost the lease of lock '" + KeyMasking.mask(handle.name(), key) + "' (fencing token " + token
 						+ ") before its release");
 				this.events.leaseLost(new LockLostEvent(handle.name(), key, token, detectedAt));
 			});

@@ -2,6 +2,8 @@ package dev.locksmith.core;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.locksmith.core.internal.KeyMasking;
 
 /**
@@ -16,7 +18,13 @@ public class LockBusyException extends DistributedLockException {
 	private final Duration waited;
 
 	public LockBusyException(String key, Duration waited) {
-		super("Lock '" + KeyMasking.mask(key) + "' is held by another owner (waited " + waited.toMillis() + "ms)");
+		this(null, key, waited);
+	}
+
+	/** The lock called {@code name} stayed busy: the message shows the name, and masks only the key's value. */
+	public LockBusyException(@Nullable String name, String key, Duration waited) {
+		super("Lock '" + KeyMasking.mask(name, key) + "' is held by another owner (waited " + waited.toMillis()
+				+ "ms)");
 		this.key = key;
 		this.waited = waited;
 	}

@@ -16,7 +16,6 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockUnavailableException;
-import dev.locksmith.core.internal.OwnerTokens;
 
 /**
  * {@link LockAdministration} on Redis: finds locks with {@code SCAN} on the key prefix (never
@@ -112,7 +111,7 @@ public final class RedisLockAdministration implements LockAdministration {
 			Object ttl = ownersAndTtls.get(2 * i + 1);
 			String key = keyOf(lockKeys.get(i));
 			if (key != null && owner != null && ttl instanceof Long millis && millis > 0) {
-				locks.add(new StoredLock(key, Duration.ofMillis(millis), OwnerTokens.instanceOf(owner.toString())));
+				locks.add(StoredLock.of(key, Duration.ofMillis(millis), owner.toString()));
 			}
 		}
 		return locks;

@@ -134,11 +134,29 @@ class LocksmithActuatorAutoConfigurationTests {
 				});
 				ClusterLocks cluster = (ClusterLocks) endpoint.locks("cluster", SecurityContext.NONE);
 				assertThat(cluster.locks()).singleElement().satisfies((lock) -> {
-					assertThat(lock.key()).as("the store keeps no names: all masked").isEqualTo("******");
+					assertThat(lock.name()).isEqualTo("Wallets.withdraw");
+					assertThat(lock.key()).isEqualTo("Wallets.withdraw:******");
 					assertThat(lock.holderInstance()).isEqualTo("node-1");
 					assertThat(lock.remainingTtlMillis()).isBetween(1L, 30_000L);
 				});
 			}
+		});
+	}
+
+	@Test
+	void aKeylessLocksNameIsShownInTheClusterViewWhileKeysStayMasked() {
+		this.runner.run((context) -> {
+			LockService locks = context.getBean(LockService.class);
+			locks.acquire("stock-report", HOLD.withName("stock-report"));
+			locks.acquire("Wallets.withdraw:alice", HOLD.withName("Wallets.withdraw"));
+			locks.acquire("refund-7", HOLD);
+
+			ClusterLocks cluster = (ClusterLocks) context.getBean(LocksEndpoint.class)
+				.locks("cluster", SecurityContext.NONE);
+			assertThat(cluster.locks()).extracting(ClusterLock::name, ClusterLock::key, ClusterLock::holderInstance)
+				.containsExactlyInAnyOrder(Tuple.tuple("stock-report", "stock-report", "node-1"),
+						Tuple.tuple("Wallets.withdraw", "Wallets.withdraw:******", "node-1"),
+						Tuple.tuple(null, "******", "node-1"));
 		});
 	}
 

@@ -18,7 +18,6 @@ import org.jspecify.annotations.Nullable;
 import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
-import dev.locksmith.core.internal.OwnerTokens;
 
 /**
  * The locks, fencing tokens and wait queues of the in-memory store, with the rules of the Redis
@@ -112,8 +111,8 @@ final class InMemoryLockStore {
 			.stream()
 			.filter((entry) -> entry.getValue().isLiveAt(now))
 			.limit(limit)
-			.map((entry) -> new StoredLock(entry.getKey(), Duration.ofNanos(entry.getValue().expiresAt - now),
-					OwnerTokens.instanceOf(entry.getValue().ownerToken)))
+			.map((entry) -> StoredLock.of(entry.getKey(), Duration.ofNanos(entry.getValue().expiresAt - now),
+					entry.getValue().ownerToken))
 			.toList());
 	}
 
