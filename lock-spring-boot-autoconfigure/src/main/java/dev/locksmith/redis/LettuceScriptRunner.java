@@ -12,7 +12,6 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
-import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -97,11 +96,7 @@ final class LettuceScriptRunner implements ScriptRunner {
 		RedisConnection current = connection();
 		try {
 			RedisClusterAsyncCommands<byte[], byte[]> commands = commandsOf(current);
-			if (!commands.isOpen()) {
-				drop(current);
-				return CompletableFuture.failedFuture(
-						new RedisConnectionFailureException("connection to Redis is down, Lettuce is reconnecting"));
-			}
+			LettuceState.requireUp(commands);
 			return call.apply(commands).whenComplete((result, failure) -> {
 				if (failure != null && !(unwrap(failure) instanceof RedisCommandExecutionException)) {
 					drop(current);

@@ -19,7 +19,8 @@ import dev.locksmith.core.LockUnavailableException;
 
 /**
  * {@link LockAdministration} on Redis: finds locks with {@code SCAN} on the key prefix (never
- * {@code KEYS}), reads who holds them from their owner tokens, and force-releases with a script.
+ * {@code KEYS}), reads who holds them from their owner tokens, and force-releases with a script. A ping
+ * fails at once while Lettuce knows the connection is down.
  *
  * @since 0.1.0
  */
@@ -42,9 +43,14 @@ public final class RedisLockAdministration implements LockAdministration {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.keys = keys;
 		this.claimLease = claimLease;
+		Boolean cluster = RedisLockBackend.LETTUCE_PRESENT ? LettuceState.clusterAware(connectionFactory) : null;
+		this.storeDescription = (cluster != null) ? describe(cluster) : null;
 	}
 
-	/** {@code redis-cluster} or {@code redis-standalone} once a connection was made, {@code redis} before. */
+	/**
+	 * {@code redis-cluster} or {@code redis-standalone}: known from a Lettuce factory's configuration,
+	 * else once a connection was made, {@code redis} before; the same whether Redis is up or down.
+	 */
 	@Override
 	public String storeDescription() {
 		String description = this.storeDescription;
@@ -63,13 +69,20 @@ public final class RedisLockAdministration implements LockAdministration {
 	@Override
 	public void ping() {
 		call(() -> this.redis.execute((RedisCallback<String>) (connection) -> {
+			if (RedisLockBackend.LETTUCE_PRESENT) {
+				LettuceState.requireUp(connection.getNativeConnection());
+			}
 			this.storeDescription = describe(connection);
 			return connection.ping();
 		}));
 	}
 
 	private static String describe(RedisConnection connection) {
-		return (connection instanceof RedisClusterConnection) ? "redis-cluster" : "redis-standalone";
+		return describe(connection instanceof RedisClusterConnection);
+	}
+
+	private static String describe(boolean cluster) {
+		return cluster ? "redis-cluster" : "redis-standalone";
 	}
 
 	@Override

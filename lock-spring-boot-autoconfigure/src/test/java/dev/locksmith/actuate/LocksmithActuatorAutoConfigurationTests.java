@@ -254,7 +254,36 @@ class LocksmithActuatorAutoConfigurationTests {
 						.containsEntry("held", 1)
 						.containsEntry("lostLeases", 0L);
 					own.stop();
-					assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+					Health down = health.health();
+					assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+					assertThat(down.getDetails()).containsEntry("store", "redis-standalone")
+						.containsEntry("error", "connection lost, Lettuce is reconnecting");
+				});
+		}
+	}
+
+	@Test
+	void healthSaysConnectionRefusedWhenRedisWasNeverThere() {
+		this.runner.withPropertyValues("spring.data.redis.port=" + RedisServer.freePort()).run((context) -> {
+			Health down = context.getBean(LocksHealthIndicator.class).health();
+			assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(down.getDetails()).containsEntry("store", "redis-standalone")
+				.containsEntry("error", "connection refused");
+		});
+	}
+
+	@Test
+	void healthSaysHowLongItWaitedForASilentRedis() {
+		try (RedisServer own = RedisServer.start()) {
+			this.runner.withPropertyValues("spring.data.redis.port=" + own.port(), "locksmith.redis-timeout=300ms")
+				.run((context) -> {
+					LocksHealthIndicator health = context.getBean(LocksHealthIndicator.class);
+					assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+					own.pause();
+					Health down = health.health();
+					own.resume();
+					assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+					assertThat(down.getDetails()).containsEntry("error", "timed out after 300ms");
 				});
 		}
 	}
