@@ -19,6 +19,7 @@ import org.springframework.context.annotation.Lazy;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.FencedValues;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockEventListener;
@@ -27,6 +28,7 @@ import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.core.internal.TimeBoundedLockAdministration;
+import dev.locksmith.redis.RedisFencedValues;
 import dev.locksmith.redis.RedisLockAdministration;
 import dev.locksmith.redis.RedisLockBackend;
 import dev.locksmith.redis.RedisLockKeys;
@@ -112,6 +114,12 @@ public final class LocksmithAutoConfiguration {
 					claimLease(properties.getWait()));
 			backend.warmUp();
 			return backend;
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		FencedValues fencedValues() {
+			return new RedisFencedValues(this.connectionFactory.connectionFactory());
 		}
 
 		@Bean

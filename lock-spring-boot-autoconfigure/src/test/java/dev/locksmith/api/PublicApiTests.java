@@ -28,7 +28,7 @@ class PublicApiTests {
 			"dev.locksmith.core.DistributedLockException", "dev.locksmith.core.LockBusyException",
 			"dev.locksmith.core.LockUnavailableException", "dev.locksmith.core.LockLostException",
 			"dev.locksmith.core.LockLostEvent", "dev.locksmith.core.LockEventListener",
-			"dev.locksmith.redis.RedisFencedValues");
+			"dev.locksmith.redis.RedisFencedValues", "dev.locksmith.core.FencedValues");
 
 	private static final List<String> SPI = List.of(
 			// a store of one's own, and the engine that runs on it
