@@ -20,11 +20,12 @@ final class LockOutageLog {
 
 	private final Set<String> failing = ConcurrentHashMap.newKeySet();
 
-	/** The store failed the lock called {@code name} for {@code method}: WARN, unless this outage already did for that name. */
+	/** The store failed the lock called {@code name} for {@code method}: WARN, once per name and outage. */
 	void unavailable(String name, String method, LockUnavailableException ex) {
 		if (this.failing.add(name)) {
 			logger.warn("Lock '" + name + "' is unavailable, so " + method + " did not run: " + ex.getMessage()
-					+ ". Locking fails closed; further failures of this lock are not logged until the lock store is back");
+					+ ". Locking fails closed; further failures of this lock are not logged until the lock store"
+					+ " is back");
 		}
 	}
 
@@ -36,8 +37,8 @@ final class LockOutageLog {
 		Set<String> recovered = new TreeSet<>();
 		this.failing.removeIf(recovered::add);
 		if (!recovered.isEmpty()) {
-			logger.info("Locking is back: the lock store answers again (failed meanwhile: " + String.join(", ", recovered)
-					+ ")");
+			logger.info("Locking is back: the lock store answers again (failed meanwhile: "
+					+ String.join(", ", recovered) + ")");
 		}
 	}
 

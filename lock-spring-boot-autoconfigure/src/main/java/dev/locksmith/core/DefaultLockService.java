@@ -289,8 +289,9 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		long sentAt = System.nanoTime();
 		this.store.extendInBackground(leases(handle, ttl, false)).whenComplete((extended, failure) -> {
 			if (failure != null) {
-				logger.log(Level.WARNING, "Could not extend the claim of lock '" + KeyMasking.mask(handle.name(), handle.key())
-						+ "' to its lease; it ends with the claim", failure);
+				logger.log(Level.WARNING, "Could not extend the claim of lock '"
+						+ KeyMasking.mask(handle.name(), handle.key()) + "' to its lease; it ends with the claim",
+						failure);
 			}
 			else if (extended) {
 				handle.leaseStarted(sentAt, ttl);
@@ -384,8 +385,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			handle.endObservation(Outcome.LOST);
 			Instant detectedAt = Instant.now();
 			handle.fencingTokens().forEach((key, token) -> {
-				logger.log(Level.WARNING, "Lost the lease of lock '" + KeyMasking.mask(handle.name(), key) + "' (fencing token " + token
-						+ ") before its release");
+				logger.log(Level.WARNING, "Lost the lease of lock '" + KeyMasking.mask(handle.name(), key)
+						+ "' (fencing token " + token + ") before its release");
 				this.events.leaseLost(new LockLostEvent(handle.name(), key, token, detectedAt));
 			});
 		}

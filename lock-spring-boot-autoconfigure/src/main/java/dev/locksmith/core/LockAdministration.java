@@ -50,9 +50,15 @@ public interface LockAdministration {
 	 */
 	record StoredLock(@Nullable String name, String key, Duration remainingTtl, String holderInstance) {
 
+		/** A lock of a store that keeps no names, as {@code StoredLock} was before 0.2.0. */
+		public StoredLock(String key, Duration remainingTtl, String holderInstance) {
+			this(null, key, remainingTtl, holderInstance);
+		}
+
 		/** A lock as a store holds it whose owner token says its name and holder (see {@code OwnerTokens}). */
 		public static StoredLock of(String key, Duration remainingTtl, String ownerToken) {
-			return new StoredLock(OwnerTokens.nameOf(ownerToken), key, remainingTtl, OwnerTokens.instanceOf(ownerToken));
+			return new StoredLock(OwnerTokens.nameOf(ownerToken), key, remainingTtl,
+					OwnerTokens.instanceOf(ownerToken));
 		}
 
 	}

@@ -27,13 +27,14 @@ public class LockLostException extends DistributedLockException {
 		this(null, handle);
 	}
 
-	/** The lock called {@code name} of {@code handle} was lost: the message shows the name, and masks only the key's value. */
+	/** The lock called {@code name} of {@code handle} was lost: the message names it, masking the key's value. */
 	public LockLostException(@Nullable String name, LockHandle handle) {
 		this(name, handle.key(), handle.fencingTokens());
 	}
 
 	private LockLostException(@Nullable String name, String key, Map<String, Long> fencingTokens) {
-		super("Lock '" + KeyMasking.mask(name, key) + "' (" + describe(fencingTokens) + ") was lost while its work ran");
+		super("Lock '" + KeyMasking.mask(name, key) + "' (" + describe(fencingTokens)
+				+ ") was lost while its work ran");
 		this.key = key;
 		this.fencingTokens = fencingTokens;
 	}

@@ -16,7 +16,7 @@ final class LettuceState {
 	private LettuceState() {
 	}
 
-	/** Whether {@code connectionFactory} is a Lettuce factory configured for a cluster, or {@code null} when it is not Lettuce's. */
+	/** Whether a Lettuce {@code connectionFactory} is configured for a cluster; {@code null} for another factory. */
 	static @Nullable Boolean clusterAware(RedisConnectionFactory connectionFactory) {
 		return (connectionFactory instanceof LettuceConnectionFactory lettuce) ? lettuce.isClusterAware() : null;
 	}

@@ -75,7 +75,7 @@ record NodeAnswer<T>(int index, String node, @Nullable T value, @Nullable Throwa
 			.collect(Collectors.joining(", "));
 	}
 
-	/** Why the server gave no answer, as {@link StoreFailures#reason} says it: {@code connection refused}, {@code timed out after 2s}. */
+	/** Why the server gave no answer, in {@link StoreFailures#reason}'s words: {@code timed out after 2s}. */
 	String problem() {
 		return (this.failure != null) ? StoreFailures.reason(this.failure) : "answered";
 	}

@@ -11,7 +11,8 @@ import dev.locksmith.core.LockUnavailableException;
 
 /**
  * Says why a lock store failed in words an operator can act on ({@code connection refused},
- * {@code connection lost}, {@code timed out after 2s}, {@code no quorum (1 of 3)}) instead of an exception's class and message.
+ * {@code connection lost}, {@code timed out after 2s}, {@code no quorum (1 of 3)}) instead of an
+ * exception's class and message.
  * Not API: its wording may change.
  */
 public final class StoreFailures {
@@ -19,7 +20,7 @@ public final class StoreFailures {
 	private StoreFailures() {
 	}
 
-	/** The reason of {@code failure}: its own when it is a {@link LockUnavailableException}, else {@link #reasonOfChain}. */
+	/** The reason of {@code failure}: its own for a {@link LockUnavailableException}, else {@link #reasonOfChain}. */
 	public static String reason(Throwable failure) {
 		return (failure instanceof LockUnavailableException unavailable) ? unavailable.getReason()
 				: reasonOfChain(failure);

@@ -20,9 +20,9 @@ import dev.locksmith.test.inmemory.InMemoryFencedValues;
 import dev.locksmith.test.inmemory.InMemoryLockBackend;
 
 /**
- * Auto-configures the in-memory lock store and {@link FencedValues} when {@code locksmith.store=in-memory}; Locksmith's own
- * auto-configuration then builds the {@code LockService} on it. Locks are shared within this JVM
- * only: for tests, never for production.
+ * Auto-configures the in-memory lock store and {@link FencedValues} when {@code locksmith.store=in-memory};
+ * Locksmith's own auto-configuration then builds the {@code LockService} on it. Locks are shared
+ * within this JVM only: for tests, never for production.
  *
  * @since 0.1.0
  */
