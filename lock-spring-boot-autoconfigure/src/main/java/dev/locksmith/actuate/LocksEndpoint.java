@@ -116,12 +116,12 @@ public class LocksEndpoint {
 
 	}
 
-	/** One lock in the store, which keeps keys but not names: a masked key shows as a whole mask. */
-	public record ClusterLock(String key, long remainingTtlMillis, String holderInstance) {
+	/** One lock in the store, with its name: only the key's part after the name is masked. */
+	public record ClusterLock(@Nullable String name, String key, long remainingTtlMillis, String holderInstance) {
 
 		static ClusterLock of(StoredLock lock, boolean showKey) {
-			return new ClusterLock(KeyMasking.mask(null, lock.key(), showKey), lock.remainingTtl().toMillis(),
-					lock.holderInstance());
+			return new ClusterLock(lock.name(), KeyMasking.mask(lock.name(), lock.key(), showKey),
+					lock.remainingTtl().toMillis(), lock.holderInstance());
 		}
 
 	}

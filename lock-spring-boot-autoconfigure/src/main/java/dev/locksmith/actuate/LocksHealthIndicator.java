@@ -8,12 +8,15 @@ import org.springframework.boot.health.contributor.Health;
 
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockService;
+import dev.locksmith.core.LockUnavailableException;
 
 /**
  * The {@code locks} health contributor: UP while the store answers for locking, DOWN when it does
- * not. A lost lease alone turns it DOWN only when configured to. Details: store (and the state of each
- * of its servers when it has several), held locks, leases lost since start and the last loss, and
- * what the store adds, such as the Redlock servers' clock offsets; a warning there keeps it UP.
+ * not, with the reason an operator can act on ({@code connection refused}, {@code timed out after 2s},
+ * {@code no quorum (1 of 3)}). A lost lease alone turns it DOWN only when configured to. Details:
+ * store (and the state of each of its servers when it has several), held locks, leases lost since
+ * start and the last loss, and what the store adds, such as the Redlock servers' clock offsets; a
+ * warning there keeps it UP.
  *
  * @since 0.1.0
  */
@@ -58,8 +61,13 @@ public final class LocksHealthIndicator extends AbstractHealthIndicator {
 			builder.withDetail("nodes", nodes);
 		}
 		builder.withDetails(this.storeDetails.get());
-		this.administration.ping();
-		builder.withDetail("store", this.administration.storeDescription());
+		try {
+			this.administration.ping();
+		}
+		catch (LockUnavailableException ex) {
+			builder.down().withDetail("error", ex.getReason());
+			return;
+		}
 		if (this.downOnLostLease && this.lostLeases.lostCount() > 0) {
 			builder.down();
 		}

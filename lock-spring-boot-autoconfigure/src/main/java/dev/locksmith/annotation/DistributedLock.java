@@ -19,6 +19,12 @@ import dev.locksmith.core.LockMode;
  * public void withdraw(String accountId, BigDecimal amount) { ... }
  * </pre>
  *
+ * <p>Like {@code @Transactional}, it applies through a Spring proxy: a {@code private},
+ * {@code static} or {@code final} method runs without its lock (a WARN at startup, or a failed
+ * startup with {@code locksmith.aspect.strict=true}), and so does a call from the same object
+ * ({@code this.run()}), which no check can see. Call the method through another bean, or through the
+ * bean's own proxy (self-injected with {@code @Lazy}, or from an {@code ObjectProvider} of its type).
+ *
  * @since 0.1.0
  */
 @Target(ElementType.METHOD)

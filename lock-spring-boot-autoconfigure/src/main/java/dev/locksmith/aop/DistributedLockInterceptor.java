@@ -81,7 +81,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		try (handle; LockFrames.Scope scope = this.acquisition.enter(handle, definition, keys)) {
 			Object result = invocation.proceed();
-			requireHeld(handle);
+			requireHeld(definition, handle);
 			return result;
 		}
 	}
@@ -127,7 +127,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 				result.completeExceptionally(failure);
 			}
 			else if (lost) {
-				result.completeExceptionally(new LockLostException(handle));
+				result.completeExceptionally(new LockLostException(definition.name(), handle));
 			}
 			else {
 				result.complete(value);
@@ -146,9 +146,9 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		return fallback.call(invocation, busy);
 	}
 
-	static void requireHeld(LockHandle handle) {
+	static void requireHeld(LockDefinition definition, LockHandle handle) {
 		if (!handle.isHeld()) {
-			throw new LockLostException(handle);
+			throw new LockLostException(definition.name(), handle);
 		}
 	}
 

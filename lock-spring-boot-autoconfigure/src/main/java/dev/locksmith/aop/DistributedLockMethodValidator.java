@@ -18,7 +18,7 @@ import dev.locksmith.annotation.DistributedLock;
 /**
  * Checks every {@code @DistributedLock} of a bean when the bean is created, so a bad key expression,
  * duration or option stops the application at startup; warns about annotations that a proxy can
- * never apply (private, static or final methods).
+ * never apply (private, static or final methods), or stops the startup for them too when strict.
  *
  * @since 0.1.0
  */
@@ -28,12 +28,26 @@ public final class DistributedLockMethodValidator implements BeanPostProcessor {
 
 	private final SingletonSupplier<DistributedLockAdvisor> advisor;
 
+	private final boolean strict;
+
 	/**
-	 * Checks the annotations that the advisor enforces, parsed once for both.
+	 * Checks the annotations that the advisor enforces, parsed once for both, and warns about those a
+	 * proxy cannot apply.
 	 * @param advisor the advisor, looked up when the first annotated bean is checked
 	 */
 	public DistributedLockMethodValidator(Supplier<DistributedLockAdvisor> advisor) {
+		this(advisor, false);
+	}
+
+	/**
+	 * Checks the annotations that the advisor enforces, parsed once for both.
+	 * @param advisor the advisor, looked up when the first annotated bean is checked
+	 * @param strict whether an annotation that a proxy cannot apply stops the startup instead of a WARN
+	 * @since 0.2.0
+	 */
+	public DistributedLockMethodValidator(Supplier<DistributedLockAdvisor> advisor, boolean strict) {
 		this.advisor = SingletonSupplier.of(advisor);
+		this.strict = strict;
 	}
 
 	@Override
@@ -51,8 +65,13 @@ public final class DistributedLockMethodValidator implements BeanPostProcessor {
 		String unreachable = Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static"
 				: Modifier.isFinal(modifiers) ? "final" : null;
 		if (unreachable != null) {
-			logger.warn("@DistributedLock on " + LockDefinitions.describe(method, type) + " has no effect: a proxy "
-					+ "cannot intercept a " + unreachable + " method, so it would run without its lock");
+			String declaration = "@DistributedLock on " + LockDefinitions.describe(method, type);
+			String problem = "has no effect: a proxy cannot intercept a " + unreachable
+					+ " method, so it would run without its lock";
+			if (this.strict) {
+				throw new LockDeclarationException(declaration, problem + " (locksmith.aspect.strict=true)", null);
+			}
+			logger.warn(declaration + " " + problem);
 			return;
 		}
 		this.advisor.obtain().definitions().find(method, type);

@@ -16,6 +16,7 @@ import dev.locksmith.core.DistributedLockException;
 import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockService;
+import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.core.internal.HeldLock;
 import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.internal.LockFrames;
@@ -24,13 +25,16 @@ import dev.locksmith.core.internal.Shares;
 /**
  * Acquires the locks of an annotated call: keys that the running call already holds get one more
  * hold, without a round trip; the rest are acquired together, all or nothing, under the call's
- * {@link OnBusy} policy. A skip is logged at DEBUG with the lock's name, never its key.
+ * {@link OnBusy} policy. A skip is logged at DEBUG with the lock's name, never its key; an unavailable
+ * store once per lock name and outage (see {@link LockOutageLog}).
  */
 final class LockAcquisition {
 
 	private static final Log logger = LogFactory.getLog(LockAcquisition.class);
 
 	private final Supplier<LockService> locks;
+
+	private final LockOutageLog outages = new LockOutageLog();
 
 	LockAcquisition(Supplier<LockService> locks) {
 		this.locks = locks;
@@ -157,8 +161,27 @@ final class LockAcquisition {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new DistributedLockException("Interrupted while " + definition.method() + " waited for lock "
-					+ KeyMasking.mask(keys.get(0)), ex);
+					+ KeyMasking.mask(definition.name(), keys.get(0)), ex);
 		}
+	}
+
+	/**
+	 * Asks the store, naming the lock in the exception when the store is unavailable, and logging that
+	 * once per lock name and outage.
+	 */
+	private @Nullable LockHandle tryAcquireAll(LockDefinition definition, List<String> keys)
+			throws InterruptedException {
+		LockHandle handle;
+		try {
+			handle = this.locks.get().tryAcquireAll(keys, definition.options()).orElse(null);
+		}
+		catch (LockUnavailableException ex) {
+			this.outages.unavailable(definition.name(), definition.method(), ex);
+			throw new LockUnavailableException("Lock '" + definition.name() + "' is unavailable for "
+					+ definition.method() + ": " + ex.getMessage(), ex);
+		}
+		this.outages.available();
+		return handle;
 	}
 
 }

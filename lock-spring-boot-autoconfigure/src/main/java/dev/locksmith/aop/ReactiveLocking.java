@@ -49,8 +49,8 @@ final class ReactiveLocking {
 					HeldLock held = this.acquisition.heldLock(handle, definition, keys);
 					return Mono.from(assemble(invocation, definition, held))
 						.takeUntilOther(lost(handle))
-						.flatMap((value) -> stillHeld(handle).thenReturn(value))
-						.switchIfEmpty(stillHeld(handle).then(Mono.empty()))
+						.flatMap((value) -> stillHeld(definition, handle).thenReturn(value))
+						.switchIfEmpty(stillHeld(definition, handle).then(Mono.empty()))
 						.contextWrite((inner) -> ReactiveLockFrames.with(inner, held));
 				}, this::release)
 					.doFinally((signal) -> endOnCancel(signal, lock))
@@ -64,7 +64,7 @@ final class ReactiveLocking {
 				HeldLock held = this.acquisition.heldLock(handle, definition, keys);
 				return Flux.<Object>from(assemble(invocation, definition, held))
 					.takeUntilOther(lost(handle))
-					.concatWith(stillHeld(handle).then(Mono.empty()))
+					.concatWith(stillHeld(definition, handle).then(Mono.empty()))
 					.contextWrite((inner) -> ReactiveLockFrames.with(inner, held));
 			}, this::release)
 				.doFinally((signal) -> endOnCancel(signal, lock))
@@ -104,8 +104,8 @@ final class ReactiveLocking {
 		return Mono.fromCompletionStage(handle.lost());
 	}
 
-	private Mono<Void> stillHeld(LockHandle handle) {
-		return Mono.fromRunnable(() -> DistributedLockInterceptor.requireHeld(handle));
+	private Mono<Void> stillHeld(LockDefinition definition, LockHandle handle) {
+		return Mono.fromRunnable(() -> DistributedLockInterceptor.requireHeld(definition, handle));
 	}
 
 	private Mono<Void> release(LockHandle handle) {

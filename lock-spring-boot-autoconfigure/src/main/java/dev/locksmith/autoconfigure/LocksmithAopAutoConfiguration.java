@@ -59,7 +59,7 @@ public final class LocksmithAopAutoConfiguration {
 		return new DistributedLockMethodValidator(() -> {
 			requireLockService(beanFactory, environment);
 			return advisor.getObject();
-		});
+		}, environment.getProperty("locksmith.aspect.strict", Boolean.class, false));
 	}
 
 	/**

@@ -19,6 +19,7 @@ import org.springframework.context.annotation.Lazy;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.FencedValues;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockEventListener;
@@ -29,6 +30,7 @@ import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.core.internal.TimeBoundedLockAdministration;
 import dev.locksmith.core.observation.LockAcquisitionObservationConvention;
 import dev.locksmith.core.observation.LockHoldObservationConvention;
+import dev.locksmith.redis.RedisFencedValues;
 import dev.locksmith.redis.RedisLockAdministration;
 import dev.locksmith.redis.RedisLockBackend;
 import dev.locksmith.redis.RedisLockKeys;
@@ -122,6 +124,12 @@ public final class LocksmithAutoConfiguration {
 		@Bean
 		LockStoreWarmUp redisLockStoreWarmUp(ObjectProvider<RedisLockBackend> backend) {
 			return new LockStoreWarmUp(() -> backend.ifAvailable(RedisLockBackend::warmUp));
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		FencedValues fencedValues() {
+			return new RedisFencedValues(this.connectionFactory.connectionFactory());
 		}
 
 		@Bean

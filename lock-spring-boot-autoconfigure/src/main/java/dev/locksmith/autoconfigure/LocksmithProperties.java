@@ -241,6 +241,12 @@ public class LocksmithProperties {
 		/** Order of the lock advisor; the default wraps @Transactional, so the lock outlives the commit. */
 		private int order = Ordered.LOWEST_PRECEDENCE - 100;
 
+		/**
+		 * Whether a @DistributedLock that a proxy cannot apply (on a private, static or final method)
+		 * stops the startup; when false, it is logged at WARN.
+		 */
+		private boolean strict = false;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -255,6 +261,14 @@ public class LocksmithProperties {
 
 		public void setOrder(int order) {
 			this.order = order;
+		}
+
+		public boolean isStrict() {
+			return this.strict;
+		}
+
+		public void setStrict(boolean strict) {
+			this.strict = strict;
 		}
 
 	}

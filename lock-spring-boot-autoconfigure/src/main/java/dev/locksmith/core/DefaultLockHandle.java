@@ -136,11 +136,11 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	@Override
 	public LockHandle hold() {
 		if (this.holds.getAndUpdate((count) -> (count > 0) ? count + 1 : count) == 0) {
-			throw new IllegalStateException("Lock '" + KeyMasking.mask(key()) + "' was already released");
+			throw new IllegalStateException("Lock '" + KeyMasking.mask(name(), key()) + "' was already released");
 		}
 		if (this.state.get() == State.LOST) {
 			dropHold();
-			throw new LockLostException(this);
+			throw new LockLostException(this.name, this);
 		}
 		return new AddedHold(this);
 	}

@@ -113,7 +113,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		List<String> canonicalKeys = LockKeys.canonical(keys);
 		Objects.requireNonNull(options, "options must not be null");
 		checkShares(canonicalKeys, options);
-		String ownerToken = Shares.token(options, this.ownerTokens.next());
+		String ownerToken = Shares.token(options, this.ownerTokens.next(options.name()));
 		Grant grant = new Grant(options, this.observations.current());
 		Observation acquisition = this.observations.startAcquisition(options);
 		LockOutcome outcome = LockOutcome.FAILED;
@@ -334,7 +334,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 				return;
 			}
 			if (failure != null) {
-				logger.log(Level.WARNING, "Could not extend the claim of lock '" + KeyMasking.mask(handle.key())
+				logger.log(Level.WARNING, "Could not extend the claim of lock '" + KeyMasking.mask(handle.name(), handle.key())
 						+ "' to its lease; it is counted as lost", failure);
 			}
 			leaseLost(handle);
@@ -363,7 +363,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 				this.store.retryRelease(handle.keys(), handle.ownerToken(), handle.leaseDeadlineNanos(), ex);
 			}
 			else {
-				logger.log(Level.WARNING, "Could not release lock '" + KeyMasking.mask(handle.key())
+				logger.log(Level.WARNING, "Could not release lock '" + KeyMasking.mask(handle.name(), handle.key())
 						+ "'; it frees itself when its lease ends", ex);
 			}
 		}
@@ -385,7 +385,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new LockUnavailableException(
-					"Interrupted while extending lock '" + KeyMasking.mask(handle.key()) + "'", ex);
+					"Interrupted while extending lock '" + KeyMasking.mask(handle.name(), handle.key()) + "'", ex);
 		}
 		if (extended) {
 			handle.leaseStarted(sentAt, ttl, driftAllowance(ttl));
@@ -429,8 +429,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			handle.endObservation(LockOutcome.LOST);
 			Instant detectedAt = Instant.now();
 			handle.fencingTokens().forEach((key, token) -> {
-				logger.log(Level.WARNING, "Lost the lease of lock '" + KeyMasking.mask(key) + "' (fencing token " + token
-						+ ") before its release");
+				logger.log(Level.WARNING, "Lost the lease of lock '" + KeyMasking.mask(handle.name(), key)
+						+ "' (fencing token " + token + ") before its release");
 				this.events.leaseLost(new LockLostEvent(handle.name(), key, token, detectedAt));
 			});
 		}

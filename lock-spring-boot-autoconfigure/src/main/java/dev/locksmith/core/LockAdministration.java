@@ -4,6 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
+import dev.locksmith.core.internal.OwnerTokens;
+
 /**
  * SPI for operators: what the lock store holds for every instance, forced release, and a liveness
  * check. Implementations throw {@link LockUnavailableException} when the store cannot be reached.
@@ -39,11 +43,24 @@ public interface LockAdministration {
 	/**
 	 * One lock as the store holds it.
 	 *
+	 * @param name the lock's name, or {@code null} for an unnamed lock
 	 * @param key the lock key
 	 * @param remainingTtl how long until the lease ends
 	 * @param holderInstance the id of the instance that holds it
 	 */
-	record StoredLock(String key, Duration remainingTtl, String holderInstance) {
+	record StoredLock(@Nullable String name, String key, Duration remainingTtl, String holderInstance) {
+
+		/** A lock of a store that keeps no names, as {@code StoredLock} was before 0.2.0. */
+		public StoredLock(String key, Duration remainingTtl, String holderInstance) {
+			this(null, key, remainingTtl, holderInstance);
+		}
+
+		/** A lock as a store holds it whose owner token says its name and holder (see {@code OwnerTokens}). */
+		public static StoredLock of(String key, Duration remainingTtl, String ownerToken) {
+			return new StoredLock(OwnerTokens.nameOf(ownerToken), key, remainingTtl,
+					OwnerTokens.instanceOf(ownerToken));
+		}
+
 	}
 
 }

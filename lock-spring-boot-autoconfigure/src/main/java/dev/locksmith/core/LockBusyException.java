@@ -35,7 +35,8 @@ public class LockBusyException extends DistributedLockException {
 	 * @since 0.1.0
 	 */
 	public LockBusyException(@Nullable String lockName, String key, Duration waited, Duration retryAfter) {
-		super("Lock '" + KeyMasking.mask(key) + "' is held by another owner (waited " + waited.toMillis() + "ms)");
+		super("Lock '" + KeyMasking.mask(lockName, key) + "' is held by another owner (waited " + waited.toMillis()
+				+ "ms)");
 		this.lockName = lockName;
 		this.key = key;
 		this.waited = waited;

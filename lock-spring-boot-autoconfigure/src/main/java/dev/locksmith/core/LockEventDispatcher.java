@@ -47,7 +47,7 @@ final class LockEventDispatcher implements AutoCloseable {
 		if (!offer(() -> this.listeners.forEach((listener) -> notify(listener, () -> listener.leaseLost(event))))
 				&& !this.executor.isShutdown()) {
 			logger.log(Level.WARNING, "Did not tell the lock event listeners that the lease of lock '"
-					+ KeyMasking.mask(event.key()) + "' was lost: " + QUEUE_CAPACITY
+					+ KeyMasking.mask(event.name(), event.key()) + "' was lost: " + QUEUE_CAPACITY
 					+ " events are waiting already, is a listener blocked?");
 		}
 	}

@@ -3,6 +3,8 @@ package dev.locksmith.core;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.locksmith.core.internal.KeyMasking;
 
 /**
@@ -17,16 +19,22 @@ public class LockLostException extends DistributedLockException {
 	private final Map<String, Long> fencingTokens;
 
 	public LockLostException(String key, long fencingToken) {
-		this(key, Map.of(key, fencingToken));
+		this(null, key, Map.of(key, fencingToken));
 	}
 
 	/** The lock of {@code handle} was lost: names its keys and their fencing tokens. */
 	public LockLostException(LockHandle handle) {
-		this(handle.key(), handle.fencingTokens());
+		this(null, handle);
 	}
 
-	private LockLostException(String key, Map<String, Long> fencingTokens) {
-		super("Lock '" + KeyMasking.mask(key) + "' (" + describe(fencingTokens) + ") was lost while its work ran");
+	/** The lock called {@code name} of {@code handle} was lost: the message names it, masking the key's value. */
+	public LockLostException(@Nullable String name, LockHandle handle) {
+		this(name, handle.key(), handle.fencingTokens());
+	}
+
+	private LockLostException(@Nullable String name, String key, Map<String, Long> fencingTokens) {
+		super("Lock '" + KeyMasking.mask(name, key) + "' (" + describe(fencingTokens)
+				+ ") was lost while its work ran");
 		this.key = key;
 		this.fencingTokens = fencingTokens;
 	}

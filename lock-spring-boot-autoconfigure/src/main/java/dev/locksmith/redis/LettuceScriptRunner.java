@@ -88,13 +88,16 @@ final class LettuceScriptRunner implements ScriptRunner {
 	/**
 	 * Issues commands on the kept connection. A call that fails for another reason than an error
 	 * answer from Redis drops that connection, so that the next call opens a new one from the
-	 * factory, which may have been reset meanwhile.
+	 * factory, which may have been reset meanwhile. While Lettuce knows the connection is down (it is
+	 * reconnecting), a call fails at once instead of queueing until the store timeout.
 	 */
 	private <T> CompletableFuture<T> withCommands(
 			Function<RedisClusterAsyncCommands<byte[], byte[]>, CompletableFuture<T>> call) {
 		RedisConnection current = connection();
 		try {
-			return call.apply(commandsOf(current)).whenComplete((result, failure) -> {
+			RedisClusterAsyncCommands<byte[], byte[]> commands = commandsOf(current);
+			LettuceState.requireUp(commands);
+			return call.apply(commands).whenComplete((result, failure) -> {
 				if (failure != null && !(unwrap(failure) instanceof RedisCommandExecutionException)) {
 					drop(current);
 				}

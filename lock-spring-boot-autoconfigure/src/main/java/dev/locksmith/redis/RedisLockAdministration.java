@@ -16,11 +16,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockUnavailableException;
-import dev.locksmith.core.internal.OwnerTokens;
 
 /**
  * {@link LockAdministration} on Redis: finds locks with {@code SCAN} on the key prefix (never
- * {@code KEYS}), reads who holds them from their owner tokens, and force-releases with a script.
+ * {@code KEYS}), reads who holds them from their owner tokens, and force-releases with a script. A ping
+ * fails at once while Lettuce knows the connection is down.
  *
  * @since 0.1.0
  */
@@ -43,9 +43,14 @@ public final class RedisLockAdministration implements LockAdministration {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.keys = keys;
 		this.claimLease = claimLease;
+		Boolean cluster = RedisLockBackend.LETTUCE_PRESENT ? LettuceState.clusterAware(connectionFactory) : null;
+		this.storeDescription = (cluster != null) ? describe(cluster) : null;
 	}
 
-	/** {@code redis-cluster} or {@code redis-standalone} once a connection was made, {@code redis} before. */
+	/**
+	 * {@code redis-cluster} or {@code redis-standalone}: known from a Lettuce factory's configuration,
+	 * else once a connection was made, {@code redis} before; the same whether Redis is up or down.
+	 */
 	@Override
 	public String storeDescription() {
 		String description = this.storeDescription;
@@ -64,13 +69,20 @@ public final class RedisLockAdministration implements LockAdministration {
 	@Override
 	public void ping() {
 		call(() -> this.redis.execute((RedisCallback<String>) (connection) -> {
+			if (RedisLockBackend.LETTUCE_PRESENT) {
+				LettuceState.requireUp(connection.getNativeConnection());
+			}
 			this.storeDescription = describe(connection);
 			return connection.ping();
 		}));
 	}
 
 	private static String describe(RedisConnection connection) {
-		return (connection instanceof RedisClusterConnection) ? "redis-cluster" : "redis-standalone";
+		return describe(connection instanceof RedisClusterConnection);
+	}
+
+	private static String describe(boolean cluster) {
+		return cluster ? "redis-cluster" : "redis-standalone";
 	}
 
 	@Override
@@ -112,7 +124,7 @@ public final class RedisLockAdministration implements LockAdministration {
 			Object ttl = ownersAndTtls.get(2 * i + 1);
 			String key = keyOf(lockKeys.get(i));
 			if (key != null && owner != null && ttl instanceof Long millis && millis > 0) {
-				locks.add(new StoredLock(key, Duration.ofMillis(millis), OwnerTokens.instanceOf(owner.toString())));
+				locks.add(StoredLock.of(key, Duration.ofMillis(millis), owner.toString()));
 			}
 		}
 		return locks;

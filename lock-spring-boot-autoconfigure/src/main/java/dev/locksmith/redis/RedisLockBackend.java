@@ -47,7 +47,7 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	private static final DaemonThreadFactory WARM_UP_THREADS = new DaemonThreadFactory("locksmith-warm-up");
 
-	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient", null);
+	static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient", null);
 
 	private final ScriptRunner scripts;
 

@@ -13,6 +13,7 @@ import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.internal.StoreFailures;
 
 /**
  * What one server answered to a call sent to every server, or why it did not answer in time.
@@ -37,7 +38,8 @@ record NodeAnswer<T>(int index, String node, @Nullable T value, @Nullable Throwa
 			Duration timeout) {
 		List<CompletableFuture<NodeAnswer<T>>> answers = IntStream.range(0, nodes.size())
 			.mapToObj((i) -> send(nodes.get(i), call).orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
-				.handle((value, failure) -> new NodeAnswer<>(i, nodes.get(i).toString(), value, unwrap(failure))))
+				.handle((value, failure) -> new NodeAnswer<>(i, nodes.get(i).toString(), value,
+						named(unwrap(failure), timeout))))
 			.toList();
 		return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
 			.thenApply((done) -> answers.stream().map(CompletableFuture::join).toList());
@@ -61,7 +63,8 @@ record NodeAnswer<T>(int index, String node, @Nullable T value, @Nullable Throwa
 						.map(NodeAnswer::failure)
 						.filter((failure) -> failure != null)
 						.findFirst()
-						.orElse(null));
+						.orElse(null),
+					StoreFailures.noQuorum(answered, answers.size()));
 		}
 	}
 
@@ -72,9 +75,9 @@ record NodeAnswer<T>(int index, String node, @Nullable T value, @Nullable Throwa
 			.collect(Collectors.joining(", "));
 	}
 
-	/** Why the server gave no answer: {@code timed out}, or {@code failed (<error>)}. */
+	/** Why the server gave no answer, in {@link StoreFailures#reason}'s words: {@code timed out after 2s}. */
 	String problem() {
-		return (this.failure instanceof TimeoutException) ? "timed out" : "failed (" + this.failure + ")";
+		return (this.failure != null) ? StoreFailures.reason(this.failure) : "answered";
 	}
 
 	private static <N, T> CompletableFuture<T> send(N node, Function<N, CompletableFuture<T>> call) {
@@ -84,6 +87,12 @@ record NodeAnswer<T>(int index, String node, @Nullable T value, @Nullable Throwa
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
+	}
+
+	/** A node's silence, as a timeout that says how long it lasted. */
+	private static @Nullable Throwable named(@Nullable Throwable failure, Duration timeout) {
+		return (failure instanceof TimeoutException && failure.getMessage() == null)
+				? new TimeoutException(StoreFailures.timedOut(timeout)) : failure;
 	}
 
 	private static @Nullable Throwable unwrap(@Nullable Throwable failure) {

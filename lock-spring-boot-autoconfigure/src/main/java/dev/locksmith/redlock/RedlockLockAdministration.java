@@ -14,6 +14,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.core.LockAdministration;
@@ -87,12 +88,13 @@ public final class RedlockLockAdministration implements LockAdministration, Auto
 	 */
 	@Override
 	public List<StoredLock> storedLocks(int limit) {
-		Map<List<String>, List<Duration>> leases = new LinkedHashMap<>();
+		Map<Holding, List<Duration>> leases = new LinkedHashMap<>();
 		for (NodeAnswer<List<StoredLock>> answer : askAll((server) -> server.administration().storedLocks(limit),
 				"listing of the stored locks")) {
 			if (answer.answered()) {
 				for (StoredLock lock : Objects.requireNonNull(answer.value())) {
-					leases.computeIfAbsent(List.of(lock.key(), lock.holderInstance()), (k) -> new ArrayList<>())
+					leases.computeIfAbsent(new Holding(lock.name(), lock.key(), lock.holderInstance()),
+							(k) -> new ArrayList<>())
 						.add(lock.remainingTtl());
 				}
 			}
@@ -101,7 +103,8 @@ public final class RedlockLockAdministration implements LockAdministration, Auto
 		leases.forEach((lock, remaining) -> {
 			if (this.quorum.reachedBy(remaining.size()) && held.size() < limit) {
 				remaining.sort(Comparator.reverseOrder());
-				held.add(new StoredLock(lock.get(0), remaining.get(this.quorum.size() - 1), lock.get(1)));
+				held.add(new StoredLock(lock.name(), lock.key(), remaining.get(this.quorum.size() - 1),
+						lock.holderInstance()));
 			}
 		});
 		return held;
@@ -140,6 +143,10 @@ public final class RedlockLockAdministration implements LockAdministration, Auto
 		catch (ExecutionException ex) {
 			throw new LockUnavailableException("Could not ask the Redlock servers", ex.getCause());
 		}
+	}
+
+	/** One lock of one holder, as the servers that hold it agree on it. */
+	private record Holding(@Nullable String name, String key, String holderInstance) {
 	}
 
 	/** One server with its name. */

@@ -129,11 +129,29 @@ class LocksmithActuatorAutoConfigurationTests {
 				});
 				ClusterLocks cluster = (ClusterLocks) endpoint.locks("cluster", SecurityContext.NONE);
 				assertThat(cluster.locks()).singleElement().satisfies((lock) -> {
-					assertThat(lock.key()).as("the store keeps no names: all masked").isEqualTo("******");
+					assertThat(lock.name()).isEqualTo("Wallets.withdraw");
+					assertThat(lock.key()).isEqualTo("Wallets.withdraw:******");
 					assertThat(lock.holderInstance()).isEqualTo("node-1");
 					assertThat(lock.remainingTtlMillis()).isBetween(1L, 30_000L);
 				});
 			}
+		});
+	}
+
+	@Test
+	void aKeylessLocksNameIsShownInTheClusterViewWhileKeysStayMasked() {
+		this.runner.run((context) -> {
+			LockService locks = context.getBean(LockService.class);
+			locks.acquire("stock-report", HOLD.withName("stock-report"));
+			locks.acquire("Wallets.withdraw:alice", HOLD.withName("Wallets.withdraw"));
+			locks.acquire("refund-7", HOLD);
+
+			ClusterLocks cluster = (ClusterLocks) context.getBean(LocksEndpoint.class)
+				.locks("cluster", SecurityContext.NONE);
+			assertThat(cluster.locks()).extracting(ClusterLock::name, ClusterLock::key, ClusterLock::holderInstance)
+				.containsExactlyInAnyOrder(Tuple.tuple("stock-report", "stock-report", "node-1"),
+						Tuple.tuple("Wallets.withdraw", "Wallets.withdraw:******", "node-1"),
+						Tuple.tuple(null, "******", "node-1"));
 		});
 	}
 
@@ -232,7 +250,36 @@ class LocksmithActuatorAutoConfigurationTests {
 						.containsEntry("held", 1)
 						.containsEntry("lostLeases", 0L);
 					own.stop();
-					assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+					Health down = health.health();
+					assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+					assertThat(down.getDetails()).containsEntry("store", "redis-standalone")
+						.containsEntry("error", "connection lost, Lettuce is reconnecting");
+				});
+		}
+	}
+
+	@Test
+	void healthSaysConnectionRefusedWhenRedisWasNeverThere() {
+		this.runner.withPropertyValues("spring.data.redis.port=" + RedisServer.freePort()).run((context) -> {
+			Health down = context.getBean(LocksHealthIndicator.class).health();
+			assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(down.getDetails()).containsEntry("store", "redis-standalone")
+				.containsEntry("error", "connection refused");
+		});
+	}
+
+	@Test
+	void healthSaysHowLongItWaitedForASilentRedis() {
+		try (RedisServer own = RedisServer.start()) {
+			this.runner.withPropertyValues("spring.data.redis.port=" + own.port(), "locksmith.redis-timeout=300ms")
+				.run((context) -> {
+					LocksHealthIndicator health = context.getBean(LocksHealthIndicator.class);
+					assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+					own.pause();
+					Health down = health.health();
+					own.resume();
+					assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+					assertThat(down.getDetails()).containsEntry("error", "timed out after 300ms");
 				});
 		}
 	}

@@ -156,6 +156,25 @@ class DistributedLockStartupTests {
 	}
 
 	@Test
+	void theStrictSettingStopsTheStartupOnAMethodThatAProxyCannotIntercept() {
+		runner().withPropertyValues("locksmith.aspect.strict=true").withBean(Unreachable.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(LockDeclarationException.class)
+				.hasMessageStartingWith("@DistributedLock on Unreachable.")
+				.hasMessageContaining("has no effect: a proxy cannot intercept a ")
+				.hasMessageEndingWith("method, so it would run without its lock (locksmith.aspect.strict=true)");
+		});
+	}
+
+	@Test
+	void theStrictSettingLetsAnInterceptableMethodStart() {
+		runner().withPropertyValues("locksmith.aspect.strict=true")
+			.withBean(Interceptable.class)
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void theAdvisorOrderIsConfigurable() {
 		runner().withPropertyValues("locksmith.aspect.order=42")
 			.run((context) -> assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(42));
@@ -364,6 +383,14 @@ class DistributedLockStartupTests {
 
 		@DistributedLock(key = "@environment.getProperty('tenant') + #order")
 		public void beanReference(String order) {
+		}
+
+	}
+
+	static class Interceptable {
+
+		@DistributedLock
+		public void run() {
 		}
 
 	}

@@ -30,7 +30,7 @@ class PublicApiTests {
 			"dev.locksmith.core.DistributedLockException", "dev.locksmith.core.LockBusyException",
 			"dev.locksmith.core.LockUnavailableException", "dev.locksmith.core.LockLostException",
 			"dev.locksmith.core.LockLostEvent", "dev.locksmith.core.LockEventListener",
-			"dev.locksmith.redis.RedisFencedValues",
+			"dev.locksmith.redis.RedisFencedValues", "dev.locksmith.core.FencedValues",
 			// the engine's observations, and the conventions an application may replace
 			"dev.locksmith.core.observation.LockObservationDocumentation",
 			"dev.locksmith.core.observation.LockObservationContext",

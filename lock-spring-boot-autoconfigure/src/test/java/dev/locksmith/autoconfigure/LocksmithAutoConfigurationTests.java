@@ -29,6 +29,7 @@ import dev.locksmith.aop.DistributedLockMethodValidator;
 import dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration;
 import dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration;
 import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.FencedValues;
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
@@ -37,6 +38,7 @@ import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.redis.RedisFencedValues;
 import dev.locksmith.redis.RedisLockBackend;
 import dev.locksmith.redis.RedisLockKeys;
 import dev.locksmith.redis.RedisReleaseNotifications;
@@ -82,6 +84,17 @@ class LocksmithAutoConfigurationTests {
 				.acquire("orders:1", LockOptions.ofTtl(Duration.ofSeconds(30)))) {
 				assertThat(redis.command("EXISTS", "app:{orders:1}")).isEqualTo("1");
 			}
+		});
+	}
+
+	@Test
+	void providesFencedValuesOnTheLocksRedis() {
+		onRedis().run((context) -> {
+			FencedValues values = context.getBean(FencedValues.class);
+			assertThat(values).isInstanceOf(RedisFencedValues.class);
+			assertThat(values.write("stock:apple", "7", 20)).isTrue();
+			assertThat(values.write("stock:apple", "3", 10)).isFalse();
+			assertThat(redis.command("HGET", "stock:apple", "value")).isEqualTo("7");
 		});
 	}
 

@@ -1,20 +1,19 @@
 package dev.locksmith.readme;
 
 // tag::fencing-redis[]
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.stereotype.Service;
 
 import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.FencedValues;
 import dev.locksmith.core.LockContext;
-import dev.locksmith.redis.RedisFencedValues;
 
 @Service
 class Stock {
 
-	private final RedisFencedValues values;
+	private final FencedValues values;
 
-	Stock(RedisConnectionFactory redis) {
-		this.values = new RedisFencedValues(redis);   // not a bean: create it where you need it
+	Stock(FencedValues values) {   // RedisFencedValues on the lock's Redis; in memory with locksmith.store=in-memory
+		this.values = values;
 	}
 
 	@DistributedLock(name = "stock", key = "#sku")

@@ -7,7 +7,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.context.ApplicationListener;
-import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
@@ -16,7 +15,8 @@ import dev.locksmith.testing.RedisServer;
 /**
  * When no {@code spring.data.redis.*} connection is configured, uses the Redis on the embedded port
  * (so a second instance shares the first one's) or starts a real {@code redis-server} there, and
- * stops what it started when the application closes.
+ * stops what it started when the application closes, after the web server drained (see
+ * {@link EmbeddedRedisLifecycle}).
  */
 class EmbeddedRedisStarter implements ApplicationListener<ApplicationEnvironmentPreparedEvent> {
 
@@ -44,10 +44,9 @@ class EmbeddedRedisStarter implements ApplicationListener<ApplicationEnvironment
 		else {
 			RedisServer server = RedisServer.startOn(port);
 			logger.info("No Redis configured: started an embedded redis-server on 127.0.0.1:" + port);
-			event.getSpringApplication().addListeners((ContextClosedEvent closed) -> {
-				server.close();
-				logger.info("Stopped the embedded redis-server on 127.0.0.1:" + port);
-			});
+			event.getSpringApplication()
+				.addInitializers((context) -> context.getBeanFactory()
+					.registerSingleton("embeddedRedisLifecycle", new EmbeddedRedisLifecycle(server)));
 		}
 		environment.getPropertySources()
 			.addFirst(new MapPropertySource("embeddedRedis",

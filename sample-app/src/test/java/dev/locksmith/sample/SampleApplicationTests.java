@@ -1,14 +1,21 @@
 package dev.locksmith.sample;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.http.ResponseEntity;
 
 import dev.locksmith.testing.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** The sample starts with one command: no Redis configured, it runs its own and stops it on shutdown. */
+@ExtendWith(OutputCaptureExtension.class)
 class SampleApplicationTests {
 
 	@Test
@@ -23,6 +30,28 @@ class SampleApplicationTests {
 			assertThat(((Number) account.get("fence")).longValue()).isPositive();
 		}
 		assertThat(RedisServer.answersOn(port)).as("the embedded Redis stops with the app").isFalse();
+	}
+
+	@Test
+	void theEmbeddedRedisStopsOnlyAfterTheWebServerDrainedItsRequests(CapturedOutput output) {
+		int port = RedisServer.freePort();
+		SampleInstance sample = SampleInstance.start("sample.embedded-redis.port=" + port,
+				"spring.datasource.url=jdbc:h2:mem:shutdown-order-test");
+		CompletableFuture<ResponseEntity<Map>> slowDeposit = CompletableFuture.supplyAsync(() -> sample.http()
+			.post()
+			.uri("/accounts/alice/deposit?cents=5&thinkTime=2s")
+			.retrieve()
+			.toEntity(Map.class));
+		await().until(() -> sample.http().get().uri("/actuator/locks").retrieve().body(String.class),
+				(locks) -> locks.contains("account:alice"));
+		sample.close();
+
+		assertThat(slowDeposit.join().getStatusCode().value()).isEqualTo(200);
+		String log = output.getOut();
+		assertThat(log.indexOf("Graceful shutdown complete")).as("the web server drained").isNotNegative()
+			.isLessThan(log.indexOf("Stopped the embedded redis-server"));
+		assertThat(log).doesNotContain("Could not release lock").doesNotContain("RejectedExecutionException");
+		assertThat(RedisServer.answersOn(port)).isFalse();
 	}
 
 	@Test

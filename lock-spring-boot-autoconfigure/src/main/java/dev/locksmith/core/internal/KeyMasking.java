@@ -30,15 +30,24 @@ public final class KeyMasking {
 	}
 
 	/**
-	 * A key for an operator who may see keys ({@code show}) or not. A key that starts with its lock's
-	 * {@code name} and {@code ':'} shows as {@code <name>:******}, so operators see which lock without
-	 * seeing whose; any other key, or a key whose name is not known, shows as {@code ******}.
+	 * A key for an operator who may see keys ({@code show}) or not. A lock's name is not user data: a
+	 * keyless lock's key, which is its {@code name}, shows whole; a key that starts with its lock's name
+	 * and {@code ':'} shows as {@code <name>:******}, so operators see which lock without seeing whose;
+	 * any other key, or a key whose name is not known, shows as {@code ******}.
 	 */
 	public static String mask(@Nullable String name, String key, boolean show) {
-		if (show) {
+		if (show || key.equals(name)) {
 			return key;
 		}
 		return (name != null && key.startsWith(name + ":")) ? name + ":" + MASK : MASK;
+	}
+
+	/**
+	 * A key of the lock called {@code name} for a message or a log line: as {@link #mask(String, String, boolean)}
+	 * shows it unshown, or as {@link #mask(String)} for an unnamed lock.
+	 */
+	public static String mask(@Nullable String name, String key) {
+		return (name != null) ? mask(name, key, false) : mask(key);
 	}
 
 	/** The keys as messages show them, masked: {@code 'a:******'}, {@code 'a:******', 'b:******'} or a few and a count. */

@@ -74,7 +74,7 @@ public final class TimeBoundedLockAdministration implements LockAdministration, 
 		}
 		catch (RejectedExecutionException ex) {
 			throw new LockUnavailableException("Too many lock administration calls in flight (" + MAX_THREADS + ")",
-					ex);
+					ex, "busy: " + MAX_THREADS + " earlier calls still wait for the store");
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

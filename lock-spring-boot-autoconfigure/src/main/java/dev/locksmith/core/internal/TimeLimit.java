@@ -32,7 +32,8 @@ public final class TimeLimit {
 		}
 		catch (TimeoutException ex) {
 			throw new LockUnavailableException(
-					"Lock store did not answer " + what.get() + " within " + this.timeout.toMillis() + "ms", ex);
+					"Lock store did not answer " + what.get() + " within " + this.timeout.toMillis() + "ms", ex,
+					StoreFailures.timedOut(this.timeout));
 		}
 		catch (ExecutionException ex) {
 			if (ex.getCause() instanceof RuntimeException runtime) {

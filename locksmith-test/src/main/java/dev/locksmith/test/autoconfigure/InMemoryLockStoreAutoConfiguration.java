@@ -12,15 +12,17 @@ import org.springframework.context.annotation.Bean;
 import dev.locksmith.autoconfigure.ConditionalOnLockStore;
 import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
 import dev.locksmith.autoconfigure.LocksmithProperties;
+import dev.locksmith.core.FencedValues;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.test.inmemory.InMemoryFencedValues;
 import dev.locksmith.test.inmemory.InMemoryLockBackend;
 
 /**
- * Auto-configures the in-memory lock store when {@code locksmith.store=in-memory}; Locksmith's own
- * auto-configuration then builds the {@code LockService} on it. Locks are shared within this JVM
- * only: for tests, never for production.
+ * Auto-configures the in-memory lock store and {@link FencedValues} when {@code locksmith.store=in-memory};
+ * Locksmith's own auto-configuration then builds the {@code LockService} on it. Locks are shared
+ * within this JVM only: for tests, never for production.
  *
  * @since 0.1.0
  */
@@ -51,6 +53,12 @@ public final class InMemoryLockStoreAutoConfiguration {
 	@ConditionalOnBean(InMemoryLockBackend.class)
 	LockAdministration lockAdministration(InMemoryLockBackend backend) {
 		return backend.administration();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	FencedValues fencedValues() {
+		return new InMemoryFencedValues();
 	}
 
 }

@@ -131,8 +131,8 @@ final class InMemoryLockStore {
 			.stream()
 			.filter((entry) -> entry.getValue().isLiveAt(now))
 			.limit(limit)
-			.map((entry) -> new StoredLock(entry.getKey(), Duration.ofNanos(entry.getValue().expiresAt - now),
-					OwnerTokens.instanceOf(entry.getValue().ownerToken)))
+			.map((entry) -> StoredLock.of(entry.getKey(), Duration.ofNanos(entry.getValue().expiresAt - now),
+					entry.getValue().ownerToken))
 			.toList());
 	}
 
