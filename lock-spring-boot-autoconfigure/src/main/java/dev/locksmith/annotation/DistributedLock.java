@@ -6,7 +6,6 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-import dev.locksmith.core.LockMode;
 
 /**
  * Runs the annotated method only while this process holds a distributed lock, so that one caller in

@@ -6,6 +6,8 @@ import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.locksmith.annotation.LockMode;
+
 /**
  * SPI of the store that keeps the locks: one method a round trip, no waiting, no local state. Every
  * method sends its request and returns at once; the store's answer completes the future, or fails it

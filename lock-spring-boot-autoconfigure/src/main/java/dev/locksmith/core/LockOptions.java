@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.locksmith.annotation.LockMode;
+
 /**
  * How to take a lock: the lease, how long to wait while it is busy, whether to keep renewing the
  * lease while it is held, how long to keep the lock at least, the lock's name, and whether it is

@@ -24,7 +24,7 @@ import reactor.core.publisher.Mono;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
-import dev.locksmith.core.LockMode;
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;

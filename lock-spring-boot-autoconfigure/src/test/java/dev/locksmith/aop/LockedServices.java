@@ -16,7 +16,7 @@ import reactor.core.publisher.Mono;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.LockContext;
-import dev.locksmith.core.LockMode;
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.ReactiveLockContext;
 

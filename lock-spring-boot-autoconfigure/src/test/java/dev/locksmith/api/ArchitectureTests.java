@@ -24,8 +24,8 @@ class ArchitectureTests {
 			"dev.locksmith.aop.LeaseCheckingTransactionListener", "dev.locksmith.aop.LockAcquisition",
 			"dev.locksmith.aop.ReactiveLocking", "dev.locksmith.autoconfigure.LocksmithAutoConfiguration",
 			"dev.locksmith.autoconfigure.LocksmithRedlockAutoConfiguration",
-			"dev.locksmith.redis.RedisLockAdministration", "dev.locksmith.redis.RedisLockBackend",
-			"dev.locksmith.redlock.QuorumAcquisition",
+			"dev.locksmith.redis.RedisLockBackend", "dev.locksmith.redis.RedisShares",
+			"dev.locksmith.redlock.NodeAnswer", "dev.locksmith.redlock.QuorumAcquisition",
 			"dev.locksmith.redlock.RedlockLockAdministration", "dev.locksmith.redlock.RedlockLockBackend");
 
 	private static final String INTERNAL = "dev.locksmith.core.internal..";

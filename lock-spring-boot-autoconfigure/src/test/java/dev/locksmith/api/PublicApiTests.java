@@ -25,7 +25,7 @@ class PublicApiTests {
 			// what applications write against
 			"dev.locksmith.annotation.DistributedLock", "dev.locksmith.annotation.OnBusy",
 			"dev.locksmith.core.LockService", "dev.locksmith.core.LockHandle", "dev.locksmith.core.LockOptions",
-			"dev.locksmith.core.LockMode",
+			"dev.locksmith.annotation.LockMode",
 			"dev.locksmith.core.LockInfo", "dev.locksmith.core.LockContext", "dev.locksmith.core.ReactiveLockContext",
 			"dev.locksmith.core.DistributedLockException", "dev.locksmith.core.LockBusyException",
 			"dev.locksmith.core.LockUnavailableException", "dev.locksmith.core.LockLostException",

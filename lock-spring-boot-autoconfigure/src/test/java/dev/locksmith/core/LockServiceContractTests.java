@@ -22,6 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.locksmith.annotation.LockMode;
+
 /**
  * Lock semantics every {@link LockBackend} must give the engine; each backend's test class extends
  * this one and supplies a fresh service on a real store.

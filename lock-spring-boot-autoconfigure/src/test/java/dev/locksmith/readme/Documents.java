@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Service;
 
 import dev.locksmith.annotation.DistributedLock;
-import dev.locksmith.core.LockMode;
+import dev.locksmith.annotation.LockMode;
 
 /** The README's read/write lock and permits example. */
 @Service

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockHandle;
-import dev.locksmith.core.LockMode;
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LostLeaseRecorder;
 import dev.locksmith.testing.RedisServer;

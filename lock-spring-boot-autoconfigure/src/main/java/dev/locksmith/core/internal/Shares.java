@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.locksmith.core.LockMode;
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.LockOptions;
 
 /**

@@ -1,4 +1,4 @@
-package dev.locksmith.core;
+package dev.locksmith.annotation;
 
 /**
  * Whether a lock is exclusive or shared with other readers of the same key.
