@@ -143,11 +143,7 @@ final class LockAcquisition {
 
 	private @Nullable LockHandle acquireMissing(LockDefinition definition, List<String> keys) {
 		try {
-			LockService locks = this.locks.get();
-			if (definition.onBusy() == OnBusy.THROW) {
-				return locks.acquireAll(keys, definition.options());
-			}
-			LockHandle handle = locks.tryAcquireAll(keys, definition.options()).orElse(null);
+			LockHandle handle = ask(definition, keys);
 			if (handle == null && logger.isDebugEnabled()) {
 				logger.debug("Skipped " + definition.method() + ": lock '" + definition.name() + "' is busy");
 			}
@@ -166,19 +162,25 @@ final class LockAcquisition {
 	}
 
 	/**
-	 * Asks the store, naming the lock in the exception when the store is unavailable, and logging that
+	 * Asks the store: a busy lock throws (with the store's retry hint) or gives {@code null}, as the
+	 * definition says. When the store is unavailable, the exception names the lock, and that is logged
 	 * once per lock name and outage.
 	 */
-	private @Nullable LockHandle tryAcquireAll(LockDefinition definition, List<String> keys)
-			throws InterruptedException {
+	private @Nullable LockHandle ask(LockDefinition definition, List<String> keys) throws InterruptedException {
+		LockService locks = this.locks.get();
 		LockHandle handle;
 		try {
-			handle = this.locks.get().tryAcquireAll(keys, definition.options()).orElse(null);
+			handle = (definition.onBusy() == OnBusy.THROW) ? locks.acquireAll(keys, definition.options())
+					: locks.tryAcquireAll(keys, definition.options()).orElse(null);
 		}
 		catch (LockUnavailableException ex) {
 			this.outages.unavailable(definition.name(), definition.method(), ex);
 			throw new LockUnavailableException("Lock '" + definition.name() + "' is unavailable for "
 					+ definition.method() + ": " + ex.getMessage(), ex);
+		}
+		catch (LockBusyException ex) {
+			this.outages.available();
+			throw ex;
 		}
 		this.outages.available();
 		return handle;
