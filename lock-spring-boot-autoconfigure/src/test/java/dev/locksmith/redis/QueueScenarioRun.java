@@ -380,7 +380,8 @@ final class QueueScenarioRun {
 		this.waiting.values().stream().sorted((x, y) -> Long.compare(x.callStart, y.callStart)).forEach((waiter) -> {
 			boolean free = waiter.client.keys().stream().allMatch((key) -> {
 				String holder = snapshot.holder(key);
-				return !reserved.contains(key) && (holder == null || !grantTokens.contains(holder));
+				return !reserved.contains(key) && (holder == null
+						|| !ScenarioStore.State.UNNAMED.equals(holder) && !grantTokens.contains(holder));
 			});
 			if (free) {
 				reserved.addAll(waiter.client.keys());
