@@ -370,7 +370,8 @@ final class QueueScenarioRun {
 	/**
 	 * A waiter can use its keys now when each is free in the store (absent, or handed to a waiter but
 	 * nobody's grant) and no earlier waiter that can use its keys now needs it. Such a waiter must be
-	 * granted within the bound. A key held by an owner the store does not name counts as busy.
+	 * granted within the bound. A key held by an owner the store does not name is a grant's while some
+	 * grant of it may still hold it by what its client did (see {@link Grant#mayHoldAt}), else a claim.
 	 */
 	private void checkLiveness(ScenarioStore.State snapshot, long now) {
 		Set<String> grantTokens = new HashSet<>();
@@ -380,8 +381,9 @@ final class QueueScenarioRun {
 		this.waiting.values().stream().sorted((x, y) -> Long.compare(x.callStart, y.callStart)).forEach((waiter) -> {
 			boolean free = waiter.client.keys().stream().allMatch((key) -> {
 				String holder = snapshot.holder(key);
-				return !reserved.contains(key) && (holder == null
-						|| !ScenarioStore.State.UNNAMED.equals(holder) && !grantTokens.contains(holder));
+				boolean grantHolds = ScenarioStore.State.UNNAMED.equals(holder) ? occupied(key, now)
+						: grantTokens.contains(holder);
+				return !reserved.contains(key) && (holder == null || !grantHolds);
 			});
 			if (free) {
 				reserved.addAll(waiter.client.keys());
@@ -400,6 +402,11 @@ final class QueueScenarioRun {
 						+ snapshot.describe(waiter != null ? waiter.client.keys() : List.of()));
 			}
 		}
+	}
+
+	/** Whether some grant of {@code key} may still hold it at {@code now}, by what its client saw and did. */
+	private boolean occupied(String key, long now) {
+		return this.grants.stream().anyMatch((grant) -> grant.client.keys().contains(key) && grant.mayHoldAt(now));
 	}
 
 	private void sampleScripts(long now) {
@@ -519,6 +526,23 @@ final class QueueScenarioRun {
 			this.tokens = tokens;
 			this.callStart = callStart;
 			this.grantedAt = grantedAt;
+		}
+
+		/**
+		 * Whether the store may still give this grant its keys at {@code nanos}: its handle says held, or
+		 * it was released with a minimum hold, or left to expire, less than that long after the client was
+		 * granted (later than the store granted it), with {@link #LEASE_END_SLACK_MILLIS} to spare.
+		 */
+		boolean mayHoldAt(long nanos) {
+			long slack = TimeUnit.MILLISECONDS.toNanos(LEASE_END_SLACK_MILLIS);
+			if (this.handle.isHeld()) {
+				return true;
+			}
+			if (this.closedAt != 0) {
+				return nanos < this.grantedAt + TimeUnit.MILLISECONDS.toNanos(this.client.holdAtLeastMs()) + slack;
+			}
+			return this.abandonedAt != 0
+					&& nanos < this.grantedAt + TimeUnit.MILLISECONDS.toNanos(this.client.ttlMs()) + slack;
 		}
 
 		/** Whether this grant surely ended before {@code nanos}: released, or its unrenewed lease over. */
