@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
  */
 class InMemoryScenarioPropertyTests {
 
-	static final int DEFAULT_TRIES = 10;
+	static final int DEFAULT_TRIES = 8;
 
-	static final int DEFAULT_BUDGET_SECONDS = 20;
+	static final int DEFAULT_BUDGET_SECONDS = 15;
 
 	@Test
 	void theInMemoryStoreKeepsTheInvariantsAndBoundsItsCallsInGeneratedInterleavings() throws Exception {
