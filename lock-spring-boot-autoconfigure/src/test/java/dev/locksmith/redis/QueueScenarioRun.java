@@ -326,7 +326,8 @@ final class QueueScenarioRun {
 					|| ScenarioStore.State.UNNAMED.equals(holder))) {
 				violation("mutual exclusion", "'" + key + "' held by " + held.stream()
 					.map((grant) -> "c" + grant.client.id() + " (token " + grant.tokens.get(key) + ")")
-					.toList() + " at once; the store names " + holder);
+					.toList() + " at once; "
+					+ (ScenarioStore.State.UNNAMED.equals(holder) ? "the store holds it" : "the store names " + holder));
 			}
 		});
 	}
