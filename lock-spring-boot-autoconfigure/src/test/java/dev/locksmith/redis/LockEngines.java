@@ -51,8 +51,13 @@ final class LockEngines implements AutoCloseable {
 
 	/** Connects an engine to one server. */
 	static Supplier<Connected> oneServer(RedisServer redis) {
+		return onConnections(redis::connectionFactory);
+	}
+
+	/** Connects an engine through a started factory that {@code connect} makes, to one Redis or a cluster. */
+	static Supplier<Connected> onConnections(Supplier<LettuceConnectionFactory> connect) {
 		return () -> {
-			LettuceConnectionFactory connections = redis.connectionFactory();
+			LettuceConnectionFactory connections = connect.get();
 			RedisLockBackend backend = new RedisLockBackend(connections, KEYS);
 			backend.warmUp().join();
 			RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connections, KEYS);

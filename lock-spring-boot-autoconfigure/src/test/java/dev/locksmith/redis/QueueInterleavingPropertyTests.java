@@ -70,6 +70,10 @@ class QueueInterleavingPropertyTests {
 		Random seeds = new Random(masterSeed);
 		long started = System.nanoTime();
 		int tried = 0;
+		long operations = 0;
+		long calls = 0;
+		long worstSecond = 0;
+		double worstAverage = 0;
 		for (; tried < tries && System.nanoTime() - started < budgetNanos; tried++) {
 			long seed = (fixedSeed != null) ? masterSeed : seeds.nextLong();
 			QueueScenario scenario = QueueScenario.generate(new Random(seed), maxClients);
@@ -79,9 +83,16 @@ class QueueInterleavingPropertyTests {
 			if (outcome.failed()) {
 				reportFailure(store, seed, tried + 1, scenario, outcome);
 			}
+			operations += outcome.operations();
+			calls += outcome.scripts();
+			worstSecond = Math.max(worstSecond, outcome.maxScriptsInASecond());
+			worstAverage = Math.max(worstAverage, (outcome.operations() == 0) ? 0.0
+					: (double) outcome.scripts() / outcome.operations());
 		}
-		System.out.printf("pbt: %d scenario(s) passed in %d s (first seed from master seed %d)%n", tried,
-				TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), masterSeed);
+		System.out.printf("pbt: %d scenario(s) passed in %d s (first seed from master seed %d): %d lock operations,"
+				+ " %d %s, %.1f per operation over all, %.1f in the worst scenario, at most %d in one second%n", tried,
+				TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started), masterSeed, operations, calls,
+				store.callsName(), (operations == 0) ? 0.0 : (double) calls / operations, worstAverage, worstSecond);
 	}
 
 	private static void reportFailure(ScenarioStore store, long seed, int tryNumber, QueueScenario original,

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,8 +19,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
-import org.jspecify.annotations.Nullable;
-
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.HandleOwnerTokens;
 import dev.locksmith.core.LockHandle;
@@ -30,20 +27,21 @@ import dev.locksmith.redis.QueueScenario.Client;
 import dev.locksmith.redis.QueueScenario.Ending;
 
 /**
- * Runs one {@link QueueScenario} on a {@link ScenarioStore} of real {@code redis-server}s with two
- * engines, each client on a thread of its own, and checks the invariants of the wait queue after every
- * grant and release and every {@value #SAMPLE_MILLIS} ms in between, then once more at the end. On
- * several servers (Redlock) a key's holder is the owner a majority of them name, and the script bounds
- * are per server:
+ * Runs one {@link QueueScenario} on a {@link ScenarioStore} (real {@code redis-server}s, or a store in
+ * memory) with two engines, each client on a thread of its own, and checks the invariants of the wait
+ * queue after every grant and release and every {@value #SAMPLE_MILLIS} ms in between, then once more at
+ * the end. On several servers (Redlock) a key's holder is the owner a majority of them name, and the
+ * script bounds are per server; the store's {@link ScenarioStore#calls() calls} are scripts on Redis:
  * <ul>
- * <li>no key held by two owners: two handles of one key that both say {@code isHeld()} while Redis names
- * one of them;</li>
+ * <li>no key held by two owners: two handles of one key that both say {@code isHeld()} while the store
+ * names one of them (or, when it names no holder, says the key is held);</li>
  * <li>a waiter that can use its keys now (every key free, and no earlier waiter that can use it now
  * needs it) is granted within {@link #LIVENESS_BOUND};</li>
  * <li>scripts per lock operation bounded on average, and in every one-second window;</li>
  * <li>fencing tokens strictly increasing per key, across grants one after the other;</li>
  * <li>no Locksmith key without a TTL;</li>
- * <li>a released lock is gone once its minimum hold has passed, and an abandoned one once its lease has;</li>
+ * <li>a released lock is gone once its minimum hold has passed, and an abandoned one once its lease has
+ * (on a store that names holders);</li>
  * <li>no wait queue left at the end but entries whose deadline has passed.</li>
  * </ul>
  */
@@ -70,35 +68,11 @@ final class QueueScenarioRun {
 	/** How late after its end a released or abandoned lease may still be seen in Redis (sampling and load). */
 	static final long LEASE_END_SLACK_MILLIS = 300;
 
-	/** What follows the owner token in a lock released before its minimum hold ended (extend.lua). */
-	private static final String RELEASED_MARK = "+released";
-
-	private static final String SNAPSHOT = """
-			local t = redis.call('TIME')
-			local out = {tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))}
-			local cursor = '0'
-			repeat
-			  local page = redis.call('SCAN', cursor, 'MATCH', ARGV[1], 'COUNT', 1000)
-			  cursor = page[1]
-			  for _, k in ipairs(page[2]) do
-			    local kind = redis.call('TYPE', k).ok
-			    local value = ''
-			    if kind == 'string' then value = redis.call('GET', k)
-			    elseif kind == 'list' then value = table.concat(redis.call('LRANGE', k, 0, -1), ',')
-			    elseif kind == 'hash' then value = table.concat(redis.call('HGETALL', k), ',') end
-			    table.insert(out, k .. '\\t' .. kind .. '\\t' .. redis.call('PTTL', k) .. '\\t' .. value)
-			  end
-			until cursor == '0'
-			return out
-			""";
-
 	private static final Pattern OWNER_TOKEN = Pattern.compile("p\\d+:[0-9a-f]{32}");
 
 	private final ScenarioStore store;
 
 	private final QueueScenario scenario;
-
-	private final RedisLockKeys keys = LockEngines.KEYS;
 
 	private final long startNanos = System.nanoTime();
 
@@ -118,8 +92,6 @@ final class QueueScenarioRun {
 
 	private final List<String> log = new CopyOnWriteArrayList<>();
 
-	private long ownScripts;
-
 	private long maxScriptsInASecond;
 
 	private QueueScenarioRun(ScenarioStore store, QueueScenario scenario) {
@@ -138,7 +110,7 @@ final class QueueScenarioRun {
 
 	/** What a run found: the broken invariants (empty when none) and its figures. */
 	record Outcome(List<String> violations, long operations, long scripts, long maxScriptsInASecond, long millis,
-			List<String> log) {
+			List<String> log, String callsName) {
 
 		boolean failed() {
 			return !this.violations.isEmpty();
@@ -150,8 +122,8 @@ final class QueueScenarioRun {
 		}
 
 		String figures() {
-			return String.format("%d lock operations, %d scripts (%.1f per operation), at most %d scripts in one"
-					+ " second, %d ms", this.operations, this.scripts,
+			return String.format("%d lock operations, %d %s (%.1f per operation), at most %d in one second, %d ms",
+					this.operations, this.scripts, this.callsName,
 					(this.operations == 0) ? 0.0 : (double) this.scripts / this.operations, this.maxScriptsInASecond,
 					this.millis);
 		}
@@ -197,13 +169,13 @@ final class QueueScenarioRun {
 			threads.awaitTermination(30, TimeUnit.SECONDS);
 		}
 		long ops = this.operations.get();
-		double perOperation = SCRIPTS_PER_OPERATION * this.store.servers().size();
+		double perOperation = SCRIPTS_PER_OPERATION * this.store.boundScale();
 		if (!this.stop.get() && ops > 0 && (double) scripts / ops > perOperation) {
-			violation("scripts", String.format("%d scripts for %d lock operations, more than %.0f per operation",
-					scripts, ops, perOperation));
+			violation("scripts", String.format("%d %s for %d lock operations, more than %.0f per operation",
+					scripts, this.store.callsName(), ops, perOperation));
 		}
 		return new Outcome(this.violations.stream().map(this::named).toList(), ops, scripts, this.maxScriptsInASecond,
-				elapsedMillis(), this.log.stream().map(this::named).toList());
+				elapsedMillis(), this.log.stream().map(this::named).toList(), this.store.callsName());
 	}
 
 	/**
@@ -327,12 +299,12 @@ final class QueueScenarioRun {
 		note(client, "released");
 	}
 
-	/** Checks every invariant against one snapshot of Redis. */
+	/** Checks every invariant against one snapshot of the store. */
 	private synchronized void check() {
 		if (this.stop.get()) {
 			return;
 		}
-		Snapshot snapshot = snapshot();
+		ScenarioStore.State snapshot = this.store.state();
 		long now = System.nanoTime();
 		sampleScripts(now);
 		checkOneOwner(snapshot);
@@ -341,7 +313,7 @@ final class QueueScenarioRun {
 		checkLiveness(snapshot, now);
 	}
 
-	private void checkOneOwner(Snapshot snapshot) {
+	private void checkOneOwner(ScenarioStore.State snapshot) {
 		Map<String, List<Grant>> heldByKey = new HashMap<>();
 		for (Grant grant : this.grants) {
 			if (grant.handle.isHeld()) {
@@ -349,24 +321,25 @@ final class QueueScenarioRun {
 			}
 		}
 		heldByKey.forEach((key, held) -> {
-			String holder = snapshot.value(this.keys.lockKey(key));
-			if (held.size() > 1 && held.stream().anyMatch((grant) -> grant.ownerToken.equals(holder))) {
+			String holder = snapshot.holder(key);
+			if (held.size() > 1 && held.stream().anyMatch((grant) -> grant.ownerToken.equals(holder)
+					|| ScenarioStore.State.UNNAMED.equals(holder))) {
 				violation("mutual exclusion", "'" + key + "' held by " + held.stream()
 					.map((grant) -> "c" + grant.client.id() + " (token " + grant.tokens.get(key) + ")")
-					.toList() + " at once; Redis names " + holder);
+					.toList() + " at once; "
+					+ (ScenarioStore.State.UNNAMED.equals(holder) ? "the store holds it" : "the store names " + holder));
 			}
 		});
 	}
 
-	private void checkTtls(Snapshot snapshot) {
-		snapshot.pttls.forEach((key, pttl) -> {
-			if (pttl == -1) {
-				violation("ttl", "'" + key + "' has no TTL: " + snapshot.values.get(key));
-			}
-		});
+	private void checkTtls(ScenarioStore.State snapshot) {
+		snapshot.withoutTtl().forEach((found) -> violation("ttl", found));
 	}
 
-	private void checkLeasesEnded(Snapshot snapshot, long now) {
+	private void checkLeasesEnded(ScenarioStore.State snapshot, long now) {
+		if (!snapshot.namesHolders()) {
+			return;
+		}
 		for (Grant grant : this.grants) {
 			long endsAt;
 			String what;
@@ -386,10 +359,9 @@ final class QueueScenarioRun {
 			long lateMillis = TimeUnit.NANOSECONDS.toMillis(now - endsAt);
 			if (lateMillis > LEASE_END_SLACK_MILLIS) {
 				for (String key : grant.client.keys()) {
-					if (grant.ownerToken.equals(snapshot.holder(this.keys.lockKey(key)))) {
-						violation("lease end", "c" + grant.client.id() + " " + what + ", but Redis still gives it '" + key
-								+ "' " + lateMillis + "ms after that ended (PTTL "
-								+ snapshot.pttls.get(this.keys.lockKey(key)) + "ms)");
+					if (grant.ownerToken.equals(snapshot.holder(key))) {
+						violation("lease end", "c" + grant.client.id() + " " + what + ", but the store still gives it '"
+								+ key + "' " + lateMillis + "ms after that ended (" + snapshot.lease(key) + ")");
 					}
 				}
 			}
@@ -397,19 +369,22 @@ final class QueueScenarioRun {
 	}
 
 	/**
-	 * A waiter can use its keys now when each is free in Redis (absent, or handed to a waiter but nobody's
-	 * grant) and no earlier waiter that can use its keys now needs it. Such a waiter must be granted
-	 * within the bound.
+	 * A waiter can use its keys now when each is free in the store (absent, or handed to a waiter but
+	 * nobody's grant) and no earlier waiter that can use its keys now needs it. Such a waiter must be
+	 * granted within the bound. A key held by an owner the store does not name is a grant's while some
+	 * grant of it may still hold it by what its client did (see {@link Grant#mayHoldAt}), else a claim.
 	 */
-	private void checkLiveness(Snapshot snapshot, long now) {
+	private void checkLiveness(ScenarioStore.State snapshot, long now) {
 		Set<String> grantTokens = new HashSet<>();
 		this.grants.forEach((grant) -> grantTokens.add(grant.ownerToken));
 		Set<String> reserved = new HashSet<>();
 		Set<Integer> eligible = new HashSet<>();
 		this.waiting.values().stream().sorted((x, y) -> Long.compare(x.callStart, y.callStart)).forEach((waiter) -> {
 			boolean free = waiter.client.keys().stream().allMatch((key) -> {
-				String holder = snapshot.holder(this.keys.lockKey(key));
-				return !reserved.contains(key) && (holder == null || !grantTokens.contains(holder));
+				String holder = snapshot.holder(key);
+				boolean grantHolds = ScenarioStore.State.UNNAMED.equals(holder) ? occupied(key, now)
+						: grantTokens.contains(holder);
+				return !reserved.contains(key) && (holder == null || !grantHolds);
 			});
 			if (free) {
 				reserved.addAll(waiter.client.keys());
@@ -424,10 +399,15 @@ final class QueueScenarioRun {
 				Waiting waiter = this.waiting.get(id);
 				violation("liveness", "c" + id + " waits for " + (waiter != null ? waiter.client.keys() : "?")
 						+ ", all free and wanted by no earlier waiter that could take them, and has not been granted"
-						+ " them for " + forMillis + "ms (bound " + LIVENESS_BOUND.toMillis() + "ms); Redis: "
-						+ snapshot.describe(waiter != null ? waiter.client.keys() : List.of(), this.keys));
+						+ " them for " + forMillis + "ms (bound " + LIVENESS_BOUND.toMillis() + "ms); the store: "
+						+ snapshot.describe(waiter != null ? waiter.client.keys() : List.of()));
 			}
 		}
+	}
+
+	/** Whether some grant of {@code key} may still hold it at {@code now}, by what its client saw and did. */
+	private boolean occupied(String key, long now) {
+		return this.grants.stream().anyMatch((grant) -> grant.client.keys().contains(key) && grant.mayHoldAt(now));
 	}
 
 	private void sampleScripts(long now) {
@@ -440,24 +420,18 @@ final class QueueScenarioRun {
 			.orElseThrow();
 		long inWindow = scripts - first[1];
 		this.maxScriptsInASecond = Math.max(this.maxScriptsInASecond, inWindow);
-		long perSecond = SCRIPTS_PER_SECOND * this.store.servers().size();
+		long perSecond = SCRIPTS_PER_SECOND * this.store.boundScale();
 		if (inWindow > perSecond) {
-			violation("scripts", inWindow + " scripts within " + TimeUnit.NANOSECONDS.toMillis(now - first[0])
-					+ "ms, more than " + perSecond + " in a second; Redis: "
-					+ snapshot().describe(this.scenario.clients().stream().flatMap((c) -> c.keys().stream())
-						.distinct().sorted().toList(), this.keys));
+			violation("scripts", inWindow + " " + this.store.callsName() + " within "
+					+ TimeUnit.NANOSECONDS.toMillis(now - first[0]) + "ms, more than " + perSecond
+					+ " in a second; the store: " + this.store.state().describe(this.scenario.clients().stream()
+						.flatMap((c) -> c.keys().stream()).distinct().sorted().toList()));
 		}
 	}
 
-	/** Scripts the clients ran: every EVAL and EVALSHA since the reset but this run's own snapshots. */
-	private synchronized long scriptsSoFar() {
-		return this.store.scripts() - this.ownScripts;
-	}
-
-	private synchronized Snapshot snapshot() {
-		List<String> replies = this.store.eval(SNAPSHOT, "lock:*");
-		this.ownScripts += replies.size();
-		return Snapshot.merge(replies);
+	/** Store calls the clients made: scripts on Redis, but none of this run's own snapshots. */
+	private long scriptsSoFar() {
+		return this.store.calls();
 	}
 
 	/**
@@ -467,21 +441,10 @@ final class QueueScenarioRun {
 	 */
 	private void checkQueuesLeft() throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		long finishedAt = snapshot().serverMillis;
+		long finishedAt = this.store.state().clockMillis();
 		List<String> live;
 		do {
-			Snapshot snapshot = snapshot();
-			live = new ArrayList<>();
-			for (Map.Entry<String, String> entry : snapshot.values.entrySet()) {
-				if (entry.getKey().startsWith("lock:deadlines:")) {
-					String[] fields = entry.getValue().split(",");
-					for (int i = 0; i + 1 < fields.length; i += 2) {
-						if (Long.parseLong(fields[i + 1]) > finishedAt) {
-							live.add(entry.getKey() + " " + fields[i]);
-						}
-					}
-				}
-			}
+			live = this.store.state().queuedAfter(finishedAt);
 			if (live.isEmpty()) {
 				return;
 			}
@@ -566,6 +529,23 @@ final class QueueScenarioRun {
 			this.grantedAt = grantedAt;
 		}
 
+		/**
+		 * Whether the store may still give this grant its keys at {@code nanos}: its handle says held, or
+		 * it was released with a minimum hold, or left to expire, less than that long after the client was
+		 * granted (later than the store granted it), with {@link #LEASE_END_SLACK_MILLIS} to spare.
+		 */
+		boolean mayHoldAt(long nanos) {
+			long slack = TimeUnit.MILLISECONDS.toNanos(LEASE_END_SLACK_MILLIS);
+			if (this.handle.isHeld()) {
+				return true;
+			}
+			if (this.closedAt != 0) {
+				return nanos < this.grantedAt + TimeUnit.MILLISECONDS.toNanos(this.client.holdAtLeastMs()) + slack;
+			}
+			return this.abandonedAt != 0
+					&& nanos < this.grantedAt + TimeUnit.MILLISECONDS.toNanos(this.client.ttlMs()) + slack;
+		}
+
 		/** Whether this grant surely ended before {@code nanos}: released, or its unrenewed lease over. */
 		boolean endedBefore(long nanos) {
 			long closed = this.closedAt;
@@ -574,62 +554,6 @@ final class QueueScenarioRun {
 			}
 			return this.abandonedAt != 0
 					&& this.grantedAt + TimeUnit.MILLISECONDS.toNanos(this.client.ttlMs()) < nanos;
-		}
-
-	}
-
-	/**
-	 * Every Locksmith key at one moment: its PTTL (-1 when any server keeps it without one, else the
-	 * longest), its value (the one a majority of the servers hold, else empty), and the first server's
-	 * clock.
-	 */
-	private record Snapshot(long serverMillis, Map<String, Long> pttls, Map<String, String> values) {
-
-		static Snapshot merge(List<String> replies) {
-			Map<String, Long> pttls = new LinkedHashMap<>();
-			Map<String, Map<String, Integer>> votes = new LinkedHashMap<>();
-			for (String reply : replies) {
-				String[] lines = reply.split("\n");
-				for (int i = 1; i < lines.length; i++) {
-					String[] fields = lines[i].split("\t", 4);
-					long pttl = Long.parseLong(fields[2]);
-					pttls.merge(fields[0], pttl, (a, b) -> (a == -1 || b == -1) ? -1 : Math.max(a, b));
-					votes.computeIfAbsent(fields[0], (k) -> new HashMap<>())
-						.merge((fields.length > 3) ? fields[3] : "", 1, Integer::sum);
-				}
-			}
-			Map<String, String> values = new LinkedHashMap<>();
-			votes.forEach((key, counts) -> values.put(key, counts.entrySet().stream()
-				.filter((vote) -> vote.getValue() > replies.size() / 2)
-				.map(Map.Entry::getKey)
-				.findFirst()
-				.orElse("")));
-			return new Snapshot(Long.parseLong(replies.get(0).split("\n")[0]), pttls, values);
-		}
-
-		String value(String key) {
-			String value = this.values.get(key);
-			return (value == null || value.isEmpty()) ? null : value;
-		}
-
-		/** The owner token a lock key names: a released lock kept for its minimum hold still names its owner's. */
-		@Nullable String holder(String key) {
-			String value = value(key);
-			return (value != null && value.endsWith(RELEASED_MARK))
-					? value.substring(0, value.length() - RELEASED_MARK.length()) : value;
-		}
-
-		String describe(List<String> lockKeys, RedisLockKeys names) {
-			StringBuilder text = new StringBuilder();
-			for (String key : lockKeys) {
-				text.append(key)
-					.append("={holder=")
-					.append(value(names.lockKey(key)))
-					.append(", queue=[")
-					.append(this.values.getOrDefault(names.queueKey(key), ""))
-					.append("]} ");
-			}
-			return text.toString().trim();
 		}
 
 	}

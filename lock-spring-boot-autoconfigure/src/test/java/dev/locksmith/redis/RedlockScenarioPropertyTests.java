@@ -41,8 +41,8 @@ class RedlockScenarioPropertyTests {
 	@Test
 	void redlockKeepsTheInvariantsAndBoundsItsScriptsInGeneratedInterleavings() throws Exception {
 		List<String> urls = servers.stream().map((server) -> "redis://127.0.0.1:" + server.port()).toList();
-		QueueInterleavingPropertyTests.runTries(new ScenarioStore(servers, () -> connect(urls)), DEFAULT_TRIES,
-				DEFAULT_BUDGET_SECONDS);
+		QueueInterleavingPropertyTests.runTries(RedisScenarioStore.replicated(servers, () -> connect(urls)),
+				DEFAULT_TRIES, DEFAULT_BUDGET_SECONDS);
 	}
 
 	/**

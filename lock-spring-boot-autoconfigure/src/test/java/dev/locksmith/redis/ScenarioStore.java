@@ -2,47 +2,75 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.testing.RedisServer;
 
 /**
- * The servers a generated scenario runs on, one Redis or the independent servers of Redlock, and how an
- * engine connects to them.
- *
- * @param servers every server of the store
- * @param connector connects one engine, as a separate process would
+ * The store a generated scenario runs on (one Redis, the servers of Redlock, a cluster, or a store in
+ * memory): how engines connect to it, how it is emptied, what its operations cost and what it holds.
  */
-record ScenarioStore(List<RedisServer> servers, Supplier<LockEngines.Connected> connector) {
+interface ScenarioStore {
 
 	/** One Redis. */
 	static ScenarioStore oneServer(RedisServer redis) {
-		return new ScenarioStore(List.of(redis), LockEngines.oneServer(redis));
+		return RedisScenarioStore.replicated(List.of(redis), LockEngines.oneServer(redis));
 	}
 
-	/** Empties every server. */
-	void flush() {
-		this.servers.forEach((server) -> server.command("FLUSHALL"));
-	}
+	/** {@code count} engines on the store, each connected as a separate process would be. */
+	LockEngines engines(int count, Duration recheckInterval);
 
-	/** {@code count} engines on the store. */
-	LockEngines engines(int count, Duration recheckInterval) {
-		return new LockEngines(count, recheckInterval, this.connector);
-	}
+	/** Empties the store. */
+	void flush();
 
-	/** Zeroes every server's command counts. */
-	void resetStats() {
-		this.servers.forEach(RedisServer::resetStats);
-	}
+	/** Zeroes the store's call counts. */
+	void resetStats();
 
-	/** Every EVAL and EVALSHA on all servers since the counts were zeroed. */
-	long scripts() {
-		return this.servers.stream().mapToLong((server) -> server.callsOf("evalsha", "eval")).sum();
-	}
+	/** The store calls the engines made since the counts were zeroed: scripts on Redis. */
+	long calls();
 
-	/** Each server's answer to {@code EVAL script 0 arg}, in order. */
-	List<String> eval(String script, String arg) {
-		return this.servers.stream().map((server) -> server.command("EVAL", script, "0", arg)).toList();
+	/** What {@link #calls()} counts, in messages: {@code "scripts"} or {@code "store calls"}. */
+	String callsName();
+
+	/** By how much the per-operation and per-second bounds on {@link #calls()} are multiplied. */
+	int boundScale();
+
+	/** What the store holds now. */
+	State state();
+
+	/** What the store holds at one moment, by lock key (the name the clients lock, such as {@code a}). */
+	interface State {
+
+		/** What {@link #holder} returns for a key that is held by an owner this store does not name. */
+		String UNNAMED = "(an owner the store does not name)";
+
+		/** The store's clock, in milliseconds, to compare queue deadlines with. */
+		long clockMillis();
+
+		/**
+		 * The owner token that holds {@code key} (a lock released before its minimum hold ended included),
+		 * {@link #UNNAMED} when the store tells only that someone holds it, {@code null} when free.
+		 */
+		@Nullable String holder(String key);
+
+		/** Whether this store names holders: when not, the lease-end invariant is not checked. */
+		default boolean namesHolders() {
+			return true;
+		}
+
+		/** Each stored Locksmith entry that never expires, described. */
+		List<String> withoutTtl();
+
+		/** The waiters still queued with a deadline after {@code clockMillis}, described. */
+		List<String> queuedAfter(long clockMillis);
+
+		/** The remaining lease of {@code key}, for messages. */
+		String lease(String key);
+
+		/** The holder and queue of each of {@code keys}, for messages. */
+		String describe(List<String> keys);
+
 	}
 
 }
