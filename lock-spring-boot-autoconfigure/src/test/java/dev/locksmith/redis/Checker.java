@@ -33,6 +33,8 @@ final class Checker implements AutoCloseable {
 
 	private static final RedisScript<Long> READ = script("fenced-read.lua");
 
+	private static final RedisScript<Long> TAKE_HOLD = script("take-hold.lua");
+
 	private static final RedisScript<Long> WRITE = script("fenced-write.lua");
 
 	@SuppressWarnings("rawtypes")
@@ -50,31 +52,36 @@ final class Checker implements AutoCloseable {
 
 	/** Records that the calling process entered the critical section of {@code key}. */
 	void enter(String key) {
-		this.redis.execute(ENTER, List.of(inside(key), STATS, holding(ProcessHandle.current().pid())), key);
+		this.redis.execute(ENTER, List.of(inside(key), STATS));
 	}
 
 	void exit(String key) {
-		this.redis.delete(holding(ProcessHandle.current().pid()));
 		this.redis.opsForValue().decrement(inside(key));
 	}
 
-	/** The key whose critical section the process {@code pid} is inside right now, or null. */
+	/** The key whose critical section the thread of process {@code pid} that stays inside is in, or null. */
 	@Nullable String insideOf(long pid) {
-		return this.redis.opsForValue().get(holding(pid));
+		return this.redis.opsForValue().get(stays(pid));
 	}
 
-	/** Asks the process {@code pid} to stay inside its next critical section, between read and write, until {@link #letGoOn}. */
+	/** Asks one thread of process {@code pid} to stay inside its next critical section, between read and write, until {@link #letGoOn}. */
 	void holdInside(long pid) {
 		this.redis.opsForValue().set(held(pid), "1");
 	}
 
 	void letGoOn(long pid) {
-		this.redis.delete(held(pid));
+		this.redis.delete(List.of(held(pid), stays(pid)));
 	}
 
-	/** Waits, inside a critical section, for as long as the calling process is asked to stay there. */
-	void awaitLeaveToGoOn() {
+	/**
+	 * Waits, inside a critical section, for as long as the calling process is asked to stay there: one
+	 * thread of it stays, and the process's other threads go on, so the lock can pass to one of them.
+	 */
+	void awaitLeaveToGoOn(String key) {
 		long pid = ProcessHandle.current().pid();
+		if (this.redis.execute(TAKE_HOLD, List.of(held(pid), stays(pid)), key) != 1L) {
+			return;
+		}
 		await().atMost(Duration.ofMinutes(2))
 			.pollInterval(Duration.ofMillis(5))
 			.until(() -> !Boolean.TRUE.equals(this.redis.hasKey(held(pid))));
@@ -137,8 +144,8 @@ final class Checker implements AutoCloseable {
 		return "checker:hold:" + pid;
 	}
 
-	private static String holding(long pid) {
-		return "checker:holding:" + pid;
+	private static String stays(long pid) {
+		return "checker:stays:" + pid;
 	}
 
 	private static String counter(String key) {

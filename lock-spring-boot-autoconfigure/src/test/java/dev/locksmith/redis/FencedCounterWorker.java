@@ -49,7 +49,7 @@ public final class FencedCounterWorker {
 				try {
 					long value = checker.read(key, lock.fencingToken());
 					if (value >= 0) {
-						checker.awaitLeaveToGoOn();
+						checker.awaitLeaveToGoOn(key);
 						if (!lock.isHeld()) {
 							checker.count("lost-leases-seen");
 						}
