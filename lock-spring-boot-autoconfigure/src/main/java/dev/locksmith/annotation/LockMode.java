@@ -10,7 +10,7 @@ public enum LockMode {
 	/** Shared: any number of readers hold the key together, and no writer holds it meanwhile. */
 	READ,
 
-	/** Exclusive: one holder at a time, or at most {@link LockOptions#permits()} with permits. */
+	/** Exclusive: one holder at a time, or at most as many as the lock's permits. */
 	WRITE
 
 }
