@@ -10,14 +10,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
+
+import org.awaitility.core.ConditionTimeoutException;
 
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.HandleOwnerTokens;
@@ -25,6 +26,8 @@ import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.redis.QueueScenario.Client;
 import dev.locksmith.redis.QueueScenario.Ending;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * Runs one {@link QueueScenario} on a {@link ScenarioStore} (real {@code redis-server}s, or a store in
@@ -78,7 +81,8 @@ final class QueueScenarioRun {
 
 	private final List<String> violations = new CopyOnWriteArrayList<>();
 
-	private final AtomicBoolean stop = new AtomicBoolean();
+	/** Counted down when a violation stops the scenario: clients stop their work and waits. */
+	private final CountDownLatch stop = new CountDownLatch(1);
 
 	private final AtomicLong operations = new AtomicLong();
 
@@ -132,21 +136,22 @@ final class QueueScenarioRun {
 
 	private Outcome execute(LockEngines engines) throws InterruptedException {
 		List<Client> clients = this.scenario.clients();
-		ExecutorService threads = Executors.newFixedThreadPool(clients.size());
+		ScheduledExecutorService threads = Executors.newScheduledThreadPool(clients.size());
 		ScheduledExecutorService interrupter = Executors.newSingleThreadScheduledExecutor();
 		long scripts;
 		try {
 			List<Future<?>> running = new ArrayList<>();
 			for (Client client : clients) {
-				running.add(threads.submit(() -> runClient(engines.engine(client.engine()), client, interrupter)));
+				running.add(threads.schedule(() -> runClient(engines.engine(client.engine()), client, interrupter),
+						Math.max(0, client.startMs() - elapsedMillis()), TimeUnit.MILLISECONDS));
 			}
-			while (!running.stream().allMatch(Future::isDone)) {
+			await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(SAMPLE_MILLIS)).until(() -> {
 				check();
-				if (this.stop.get()) {
+				if (isStopped()) {
 					running.forEach((client) -> client.cancel(true));
 				}
-				Thread.sleep(SAMPLE_MILLIS);
-			}
+				return running.stream().allMatch(Future::isDone);
+			});
 			for (Future<?> client : running) {
 				if (!client.isCancelled()) {
 					try {
@@ -158,7 +163,7 @@ final class QueueScenarioRun {
 				}
 			}
 			check();
-			if (!this.stop.get()) {
+			if (!isStopped()) {
 				checkQueuesLeft();
 			}
 			scripts = scriptsSoFar();
@@ -170,7 +175,7 @@ final class QueueScenarioRun {
 		}
 		long ops = this.operations.get();
 		double perOperation = SCRIPTS_PER_OPERATION * this.store.boundScale();
-		if (!this.stop.get() && ops > 0 && (double) scripts / ops > perOperation) {
+		if (!isStopped() && ops > 0 && (double) scripts / ops > perOperation) {
 			violation("scripts", String.format("%d %s for %d lock operations, more than %.0f per operation",
 					scripts, this.store.callsName(), ops, perOperation));
 		}
@@ -191,7 +196,6 @@ final class QueueScenarioRun {
 
 	private void runClient(DefaultLockService engine, Client client, ScheduledExecutorService interrupter) {
 		try {
-			Thread.sleep(Math.max(0, client.startMs() - elapsedMillis()));
 			LockOptions options = new LockOptions(Duration.ofMillis(client.ttlMs()), Duration.ofMillis(client.waitMs()),
 					client.renew(), Duration.ofMillis(client.holdAtLeastMs()));
 			long callStart = System.nanoTime();
@@ -227,7 +231,7 @@ final class QueueScenarioRun {
 			Thread.currentThread().interrupt();
 		}
 		catch (RuntimeException ex) {
-			if (!this.stop.get()) {
+			if (!isStopped()) {
 				violation("client", "c" + client.id() + " failed: " + ex);
 			}
 		}
@@ -286,10 +290,13 @@ final class QueueScenarioRun {
 		check();
 	}
 
+	/** Works for {@code millis}, or less when the scenario stops meanwhile. */
 	private void pause(int millis) throws InterruptedException {
-		if (!this.stop.get()) {
-			Thread.sleep(millis);
-		}
+		this.stop.await(millis, TimeUnit.MILLISECONDS);
+	}
+
+	private boolean isStopped() {
+		return this.stop.getCount() == 0;
 	}
 
 	private void release(Client client, Grant grant) {
@@ -301,7 +308,7 @@ final class QueueScenarioRun {
 
 	/** Checks every invariant against one snapshot of the store. */
 	private synchronized void check() {
-		if (this.stop.get()) {
+		if (isStopped()) {
 			return;
 		}
 		ScenarioStore.State snapshot = this.store.state();
@@ -440,17 +447,17 @@ final class QueueScenarioRun {
 	 * then are allowed: hand-ons skip them and the queue expires by itself.
 	 */
 	private void checkQueuesLeft() throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 		long finishedAt = this.store.state().clockMillis();
 		List<String> live;
-		do {
-			live = this.store.state().queuedAfter(finishedAt);
-			if (live.isEmpty()) {
-				return;
-			}
-			Thread.sleep(SAMPLE_MILLIS);
+		try {
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(SAMPLE_MILLIS))
+				.until(() -> this.store.state().queuedAfter(finishedAt).isEmpty());
+			return;
 		}
-		while (System.nanoTime() < deadline);
+		catch (ConditionTimeoutException ex) {
+			live = this.store.state().queuedAfter(finishedAt);
+		}
 		violation("queues", "10 s after every client finished, waiters still queued with a deadline after that: "
 				+ live);
 	}
@@ -459,7 +466,7 @@ final class QueueScenarioRun {
 		String text = kind + ": at " + elapsedMillis() + "ms: " + message;
 		this.violations.add(text);
 		this.log.add(text);
-		this.stop.set(true);
+		this.stop.countDown();
 	}
 
 	private void note(Client client, String event) {

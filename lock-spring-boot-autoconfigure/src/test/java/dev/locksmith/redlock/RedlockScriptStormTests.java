@@ -47,7 +47,6 @@ class RedlockScriptStormTests extends RedlockTestSupport {
 				for (int round = 0; round < 10; round++) {
 					try (LockHandle handle = locks.tryAcquire("job", WAITING).orElseThrow()) {
 						grants.incrementAndGet();
-						Thread.sleep(2);
 					}
 					catch (InterruptedException ex) {
 						throw new IllegalStateException(ex);
