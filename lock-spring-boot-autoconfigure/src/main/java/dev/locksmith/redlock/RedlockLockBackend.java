@@ -23,7 +23,7 @@ import dev.locksmith.redis.RedisLockKeys;
  * Release and renewal go to every server too, and a renewal holds only when a majority confirm it in
  * time. Fencing tokens stay strictly increasing while the servers that saw a token keep their data;
  * after a server restarts empty, only while the servers' clocks differ by less than the time between
- * two grants (see the README's "Fencing tokens across servers").
+ * two grants (see "Fencing tokens across servers" in docs/guide/redlock.md).
  * Waiters stand in no queue: a release freed on a quorum is announced, and a waiter tries again on
  * that notice or when the lease it was refused for ends, in no particular order. An attempt that won
  * some servers but no quorum tries once more after a short random pause, so that contenders who split

@@ -22,7 +22,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * Measures every Redlock server's clock against this process's wall clock, and warns, once each time
  * it happens, when two servers' clocks are surely further apart than Redlock's drift allowance for
- * the shortest lease; see the README's "Fencing tokens across servers" for why that matters.
+ * the shortest lease; see "Fencing tokens across servers" in docs/guide/redlock.md for why that matters.
  */
 final class ServerClocks {
 

@@ -1,5 +1,6 @@
 package dev.locksmith.readme;
 
+// tag::read-write[]
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -8,27 +9,25 @@ import org.springframework.stereotype.Service;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.LockMode;
 
-/** The README's read/write lock and permits example. */
 @Service
 class Documents {
 
 	private final Map<String, String> texts = new ConcurrentHashMap<>();
 
-	// tag::read-write[]
-	@DistributedLock(key = "#docId", mode = LockMode.READ)      // many readers at once
+	@DistributedLock(name = "doc", key = "#docId", mode = LockMode.READ)   // many readers at once
 	public String read(String docId) {
 		return this.texts.getOrDefault(docId, "");
 	}
 
-	@DistributedLock(key = "#docId")                           // mode = WRITE: today's exclusive lock
+	@DistributedLock(name = "doc", key = "#docId")                    // mode = WRITE: one writer, no readers
 	public void edit(String docId, String text) {
 		this.texts.put(docId, text);
 	}
 
-	@DistributedLock(name = "pdf-render", permits = 4)          // at most 4 holders at once
+	@DistributedLock(name = "pdf-render", permits = 4)               // at most 4 holders at once
 	public byte[] render(String report) {
 		return report.getBytes();
 	}
-	// end::read-write[]
 
 }
+// end::read-write[]

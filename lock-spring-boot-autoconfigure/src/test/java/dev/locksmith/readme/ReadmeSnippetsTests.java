@@ -16,13 +16,11 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's Java snippets are the tagged parts of sources that the build compiles (this package's,
- * and those of the modules a snippet needs): a snippet cannot stop compiling unnoticed, and no snippet
- * exists that is not compiled.
+ * The Java snippets of the README and of every page under docs/ are the tagged parts of sources that the
+ * build compiles (this package's, and those of the modules a snippet needs): a snippet cannot stop
+ * compiling unnoticed, and no snippet exists that is not compiled.
  */
 class ReadmeSnippetsTests {
-
-	private static final Path README = Path.of("..", "README.md");
 
 	private static final List<Path> SNIPPETS = List.of(Path.of("src/test/java/dev/locksmith/readme"),
 			Path.of("../locksmith-test/src/test/java/dev/locksmith/test/readme"),
@@ -36,28 +34,34 @@ class ReadmeSnippetsTests {
 	private static final Pattern INDENT = Pattern.compile("^ *(?=\\S)", Pattern.MULTILINE);
 
 	@Test
-	void everyCompiledSnippetIsInTheReadmeVerbatim() throws IOException {
+	void everyCompiledSnippetIsInTheDocumentationVerbatim() throws IOException {
 		Map<String, String> snippets = snippets();
 		assertThat(snippets).as("tagged snippets under " + SNIPPETS).isNotEmpty();
-		List<String> blocks = readmeBlocks();
-		snippets.forEach((name, snippet) -> assertThat(blocks).as("README block for snippet '" + name + "'")
+		List<String> blocks = javaBlocks().stream().map(JavaBlock::text).toList();
+		snippets.forEach((name, snippet) -> assertThat(blocks)
+			.as("a Java block in README.md or docs/ for snippet '" + name + "'")
 			.contains(snippet));
 	}
 
 	@Test
-	void everyJavaBlockOfTheReadmeIsACompiledSnippet() throws IOException {
+	void everyJavaBlockOfTheDocumentationIsACompiledSnippet() throws IOException {
 		List<String> compiled = List.copyOf(snippets().values());
-		for (String block : readmeBlocks()) {
-			assertThat(compiled).as("a tagged snippet under %s equal to this README block:%n%s", SNIPPETS, block)
-				.contains(block);
+		List<JavaBlock> blocks = javaBlocks();
+		assertThat(blocks).extracting(JavaBlock::page).contains(Path.of("..", "README.md"));
+		for (JavaBlock block : blocks) {
+			assertThat(compiled)
+				.as("a tagged snippet under %s equal to this block of %s:%n%s", SNIPPETS, block.page(), block.text())
+				.contains(block.text());
 		}
 	}
 
-	private static List<String> readmeBlocks() throws IOException {
-		List<String> blocks = new ArrayList<>();
-		Matcher block = JAVA_BLOCK.matcher(Files.readString(README));
-		while (block.find()) {
-			blocks.add(block.group(1));
+	private static List<JavaBlock> javaBlocks() throws IOException {
+		List<JavaBlock> blocks = new ArrayList<>();
+		for (Path page : DocumentationPages.all()) {
+			Matcher block = JAVA_BLOCK.matcher(Files.readString(page));
+			while (block.find()) {
+				blocks.add(new JavaBlock(page, block.group(1)));
+			}
 		}
 		return blocks;
 	}
@@ -79,6 +83,9 @@ class ReadmeSnippetsTests {
 			}
 		}
 		return snippets;
+	}
+
+	private record JavaBlock(Path page, String text) {
 	}
 
 	private static String dedent(String snippet) {

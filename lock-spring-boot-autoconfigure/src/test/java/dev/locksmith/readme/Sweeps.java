@@ -1,5 +1,6 @@
 package dev.locksmith.readme;
 
+// tag::lost[]
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -12,7 +13,6 @@ import dev.locksmith.core.LockHandle;
 @Service
 class Sweeps {
 
-	// tag::lost[]
 	@DistributedLock(name = "sweep", ttl = "30s")
 	public void sweep(List<String> batches) {
 		LockHandle lock = LockContext.current().orElseThrow();
@@ -24,9 +24,9 @@ class Sweeps {
 			process(batch);
 		}
 	}
-	// end::lost[]
 
 	private void process(String batch) {
 	}
 
 }
+// end::lost[]

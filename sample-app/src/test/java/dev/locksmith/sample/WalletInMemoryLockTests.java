@@ -1,5 +1,6 @@
 package dev.locksmith.sample;
 
+// tag::in-memory-store-test[]
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -25,7 +26,6 @@ import static org.awaitility.Awaitility.await;
  * The wallet's locking tested the fast way, as users of locksmith-test test theirs: on the in-memory
  * lock store, with no Redis at all, and with the AssertJ lock assertions.
  */
-// tag::in-memory-store-test[]
 @SpringBootTest(properties = "locksmith.store=in-memory")
 class WalletInMemoryLockTests {
 
