@@ -78,7 +78,8 @@ class DocumentationLinksTests {
 		if (!resolved.toString().endsWith(".md")) {
 			return "a fragment on a file that is not markdown";
 		}
-		return anchors(Files.readAllLines(resolved)).contains(fragment) ? null : "no heading with anchor '" + fragment + "' in " + resolved;
+		boolean found = anchors(Files.readAllLines(resolved)).contains(fragment);
+		return found ? null : "no heading with anchor '" + fragment + "' in " + resolved;
 	}
 
 	private static List<String> relativeLinks(Path page) throws IOException {

@@ -32,8 +32,9 @@ class ConfigurationDocsTests {
 	/** Documented, but read from the Environment rather than bound, so absent from the metadata. */
 	private static final Set<String> NOT_IN_METADATA = Set.of("locksmith.test.redis-image");
 
-	private static final Pattern ROW = Pattern.compile("^\\| `((?:locksmith|management\\.endpoint\\.locks)\\.[a-z0-9.-]+)` \\| ([^|]*) \\|",
-			Pattern.MULTILINE);
+	/** A table row whose first cell is a Locksmith property: its name and its default cell. */
+	private static final Pattern ROW = Pattern.compile(
+			"^\\| `((?:locksmith|management\\.endpoint\\.locks)\\.[a-z0-9.-]+)` \\| ([^|]*) \\|", Pattern.MULTILINE);
 
 	@Test
 	void everyPropertyOfTheMetadataHasARowAndEveryRowAProperty() throws IOException {

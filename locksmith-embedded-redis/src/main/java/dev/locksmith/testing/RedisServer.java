@@ -1,5 +1,6 @@
 package dev.locksmith.testing;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -38,6 +39,8 @@ public final class RedisServer implements AutoCloseable {
 
 	private @Nullable Path binary;
 
+	private boolean ownSession;
+
 	private Process process;
 
 	private Path log;
@@ -62,6 +65,19 @@ public final class RedisServer implements AutoCloseable {
 	/** Starts a server on {@code port}, with extra {@code redis-server} arguments such as {@code --cluster-enabled yes}. */
 	public static RedisServer startOn(int port, String... extraArguments) {
 		RedisServer server = new RedisServer(port, List.of(extraArguments), null);
+		server.launch();
+		return server;
+	}
+
+	/**
+	 * Starts a server on {@code port} in a session of its own (through {@code setsid}, where there is
+	 * one), for an application that stops it on shutdown: a Ctrl+C in the terminal signals the whole
+	 * foreground process group, and would otherwise stop the server before the application is done
+	 * with it.
+	 */
+	public static RedisServer startInOwnSessionOn(int port) {
+		RedisServer server = new RedisServer(port, List.of(), null);
+		server.ownSession = true;
 		server.launch();
 		return server;
 	}
@@ -236,6 +252,10 @@ public final class RedisServer implements AutoCloseable {
 			Path dir = Files.createTempDirectory("locksmith-redis-");
 			List<String> command = new ArrayList<>(
 					List.of(((this.binary != null) ? this.binary : RedisBinary.get()).toString()));
+			Path setsid = this.ownSession ? onPath("setsid") : null;
+			if (setsid != null) {
+				command.add(0, setsid.toString());   // execs redis-server in place: the pid stays the server's
+			}
 			if (this.configFile != null) {
 				command.add(this.configFile);
 			}
@@ -255,6 +275,16 @@ public final class RedisServer implements AutoCloseable {
 			throw new UncheckedIOException("Could not start redis-server", ex);
 		}
 		awaitReady();
+	}
+
+	private static @Nullable Path onPath(String program) {
+		for (String directory : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+			Path candidate = Path.of(directory, program);
+			if (!directory.isEmpty() && Files.isExecutable(candidate)) {
+				return candidate;
+			}
+		}
+		return null;
 	}
 
 	private void awaitReady() {

@@ -42,7 +42,7 @@ class EmbeddedRedisStarter implements ApplicationListener<ApplicationEnvironment
 			logger.info("Using the Redis already running on 127.0.0.1:" + port);
 		}
 		else {
-			RedisServer server = RedisServer.startOn(port);
+			RedisServer server = RedisServer.startInOwnSessionOn(port);
 			logger.info("No Redis configured: started an embedded redis-server on 127.0.0.1:" + port);
 			event.getSpringApplication()
 				.addInitializers((context) -> context.getBeanFactory()

@@ -1,9 +1,14 @@
 package dev.locksmith.sample;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -63,6 +68,40 @@ class SampleApplicationTests {
 
 			assertThat(shared.command("EXISTS", "lock:fence:{account:bob}")).isEqualTo("1");
 		}
+	}
+
+	@Test
+	@EnabledOnOs(OS.LINUX)
+	void theEmbeddedRedisRunsInASessionOfItsOwnSoThatCtrlCInTheTerminalReachesOnlyTheApp() throws IOException {
+		int port = RedisServer.freePort();
+		try (SampleInstance sample = SampleInstance.start("sample.embedded-redis.port=" + port,
+				"spring.datasource.url=jdbc:h2:mem:own-session-test")) {
+			String serverOnPort = ".*redis.*(:| --port )" + port + "\\b.*";
+			ProcessHandle redis = ProcessHandle.current()
+				.descendants()
+				.filter((process) -> commandLine(process).matches(serverOnPort))
+				.findFirst()
+				.orElseThrow();
+
+			assertThat(session(redis)).as("the session of the embedded redis-server, which a Ctrl+C must not reach")
+				.isNotEqualTo(session(ProcessHandle.current()));
+		}
+	}
+
+	/** The command line in /proc/<pid>/cmdline, as redis-server rewrites it ("redis-server 127.0.0.1:6379"). */
+	private static String commandLine(ProcessHandle process) {
+		try {
+			return Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline")).replace('\0', ' ');
+		}
+		catch (IOException ex) {
+			return "";   // the process ended meanwhile
+		}
+	}
+
+	/** The session id in /proc/<pid>/stat: after the command in parentheses come state, ppid, pgrp, session. */
+	private static String session(ProcessHandle process) throws IOException {
+		String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+		return stat.substring(stat.lastIndexOf(')') + 2).split(" ")[3];
 	}
 
 }
