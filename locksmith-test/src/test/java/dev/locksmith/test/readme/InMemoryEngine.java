@@ -1,22 +1,18 @@
 package dev.locksmith.test.readme;
 
+// tag::in-memory-engine[]
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.test.inmemory.InMemoryLockBackend;
 
-/** The README's engine on the in-memory store, without Spring. */
-final class InMemoryEngine {
+class InMemoryEngine {
 
-	private InMemoryEngine() {
-	}
+	private final InMemoryLockBackend store = new InMemoryLockBackend();
 
-	static DefaultLockService build() {
-		// tag::in-memory-engine[]
-		InMemoryLockBackend store = new InMemoryLockBackend();
-		DefaultLockService locks = DefaultLockService.builder(store)
-				.releaseNotifications(store.releaseNotifications())
+	DefaultLockService newEngine() {   // every engine built on this store shares its locks
+		return DefaultLockService.builder(this.store)
+				.releaseNotifications(this.store.releaseNotifications())
 				.build();
-		// end::in-memory-engine[]
-		return locks;
 	}
 
 }
+// end::in-memory-engine[]
