@@ -6,7 +6,9 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -14,20 +16,26 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The property tables of docs/guide/configuration.md list exactly the properties that the build's
  * configuration metadata declares for Locksmith (this module's and the auto-configuration's), each with
- * its default. Lives here because only this module sees both modules' metadata.
+ * its default, and the YAML blocks of the README and docs/ name no Locksmith property that does not
+ * exist. Lives here because only this module sees both modules' metadata.
  */
 class ConfigurationDocsTests {
 
 	private static final Path PAGE = Path.of("..", "docs", "guide", "configuration.md");
+
+	private static final Pattern YAML_BLOCK = Pattern.compile("```yaml\\n(.*?)```", Pattern.DOTALL);
 
 	/** Documented, but read from the Environment rather than bound, so absent from the metadata. */
 	private static final Set<String> NOT_IN_METADATA = Set.of("locksmith.test.redis-image");
@@ -58,6 +66,42 @@ class ConfigurationDocsTests {
 					.containsIgnoringCase(String.valueOf(value).replace('_', '-'));
 			}
 		});
+	}
+
+	@Test
+	void everyLocksmithPropertyInAYamlBlockOfTheDocumentationExists() throws IOException {
+		Set<String> known = new HashSet<>(metadataDefaults().keySet());
+		known.addAll(NOT_IN_METADATA);
+		List<Path> pages = new ArrayList<>(List.of(Path.of("..", "README.md")));
+		try (Stream<Path> docs = Files.walk(Path.of("..", "docs"))) {
+			docs.filter((path) -> path.toString().endsWith(".md")).forEach(pages::add);
+		}
+		int checked = 0;
+		for (Path page : pages) {
+			Matcher block = YAML_BLOCK.matcher(Files.readString(page));
+			while (block.find()) {
+				for (String key : flatKeys("", new Yaml().load(block.group(1)))) {
+					if (key.startsWith("locksmith.") || key.startsWith("management.endpoint.locks.")) {
+						checked++;
+						assertThat(known).as("a property named in a YAML block of " + page).contains(key);
+					}
+				}
+			}
+		}
+		assertThat(checked).as("Locksmith properties in YAML blocks").isPositive();
+	}
+
+	/** The dotted keys of a YAML document's leaves: {@code a: {b: 1}} gives {@code a.b}. */
+	private static List<String> flatKeys(String prefix, @Nullable Object node) {
+		if (!(node instanceof Map<?, ?> map)) {
+			return List.of(prefix);
+		}
+		List<String> keys = new ArrayList<>();
+		map.forEach((key, value) -> {
+			String name = prefix.isEmpty() ? key.toString() : prefix + "." + key;
+			keys.addAll(flatKeys(name, value));
+		});
+		return keys;
 	}
 
 	/** Default value by property name, null where the metadata gives none, for Locksmith's properties. */
