@@ -8,7 +8,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.locksmith.leader.LeadershipChecker.Leadership;
-import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.WorkerJvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,52 +32,43 @@ class LeaderElectionProcessTests {
 	/** Acts the leader makes between the faults: it acts every 20 ms. */
 	private static final int STEADY_ACTS = 10;
 
-	private RedisServer lockServer;
-
-	private RedisServer checkerServer;
+	private LeaderFleet fleet;
 
 	private LeadershipChecker checker;
 
-	private WorkerProcesses workers;
-
 	@BeforeEach
 	void start() {
-		this.lockServer = RedisServer.start();
-		this.checkerServer = RedisServer.start();
-		this.checker = new LeadershipChecker(this.checkerServer.port());
-		this.workers = WorkerProcesses.start(3, "election", this.lockServer.port(), this.checkerServer.port());
+		this.fleet = LeaderFleet.start(3, "election");
+		this.checker = this.fleet.checker();
 	}
 
 	@AfterEach
 	void stop() {
-		this.workers.close();
-		this.checker.close();
-		this.checkerServer.close();
-		this.lockServer.close();
+		this.fleet.close();
 	}
 
 	@Test
 	void anotherInstanceTakesOverFromAKilledAndFromAFrozenLeaderWhoseLaterActIsRejected() {
-		this.workers.await("a first leader acts", WorkerProcesses.STARTUP, () -> !this.checker.leaderships().isEmpty());
+		this.fleet.await("a first leader acts", LeaderFleet.STARTUP, () -> !this.checker.leaderships().isEmpty());
 		Leadership first = this.checker.leaderships().get(0);
 		awaitSteadyActs();
 
 		long killedAt = System.currentTimeMillis();
-		this.workers.of(first.pid()).kill();
+		this.fleet.of(first.pid()).kill();
 		Leadership second = awaitNextLeadership(first);
 		Duration afterKill = Duration.ofMillis(second.atMillis() - killedAt);
 
 		awaitSteadyActs();
-		WorkerJvm frozen = this.workers.of(second.pid());
+		WorkerJvm frozen = this.fleet.of(second.pid());
 		this.checker.holdBeforeNextAct(second.pid());
-		this.workers.await("the leader holds before its next act", STEP, () -> this.checker.holds(second.pid()));
+		this.fleet.await("the leader holds before its next act", STEP, () -> this.checker.holds(second.pid()));
 		long frozenAt = System.currentTimeMillis();
 		frozen.pause();
 		this.checker.letGo(second.pid());
 		Leadership third = awaitNextLeadership(second);
 		Duration afterFreeze = Duration.ofMillis(third.atMillis() - frozenAt);
 		frozen.resume();
-		this.workers.await("the resumed leader's act is rejected", STEP,
+		this.fleet.await("the resumed leader's act is rejected", STEP,
 				() -> this.checker.count("rejected:" + second.pid()) >= 1);
 		awaitSteadyActs();
 
@@ -101,11 +91,11 @@ class LeaderElectionProcessTests {
 	/** Waits for the current leader to act {@value #STEADY_ACTS} more times. */
 	private void awaitSteadyActs() {
 		long accepted = this.checker.count("accepted");
-		this.workers.await(STEADY_ACTS + " more acts", STEP, () -> this.checker.count("accepted") >= accepted + STEADY_ACTS);
+		this.fleet.await(STEADY_ACTS + " more acts", STEP, () -> this.checker.count("accepted") >= accepted + STEADY_ACTS);
 	}
 
 	private Leadership awaitNextLeadership(Leadership previous) {
-		this.workers.await("a leader after " + previous, STEP,
+		this.fleet.await("a leader after " + previous, STEP,
 				() -> this.checker.leaderships().stream().anyMatch((leadership) -> leadership.token() > previous.token()));
 		return this.checker.leaderships()
 			.stream()

@@ -65,7 +65,7 @@ final class LeadershipChecker implements AutoCloseable {
 		return this.redis.opsForList().range(LEADERSHIPS, 0, -1).stream().map(Leadership::parse).toList();
 	}
 
-	/** A count of the checker: accepted, rejected, rejected:&lt;pid&gt; or two-leaders. */
+	/** A count of the checker: accepted, rejected, rejected:&lt;pid&gt;, two-leaders or grants. */
 	long count(String name) {
 		Object count = this.redis.opsForHash().get(COUNTS, name);
 		return (count != null) ? Long.parseLong(count.toString()) : 0;
@@ -74,6 +74,7 @@ final class LeadershipChecker implements AutoCloseable {
 	/** Records that process {@code pid} was granted a Spring Integration leadership. */
 	void granted(long pid) {
 		this.redis.opsForSet().add(GRANTED, Long.toString(pid));
+		this.redis.opsForHash().increment(COUNTS, "grants", 1);
 	}
 
 	/** Records that process {@code pid} no longer holds its Spring Integration leadership. */
