@@ -2,6 +2,8 @@ package dev.locksmith.leader;
 
 import java.time.Duration;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -34,6 +36,8 @@ public class LeaderWorker {
 	static final Duration TTL = Duration.ofSeconds(3);
 
 	private static final long PID = ProcessHandle.current().pid();
+
+	private static final Log logger = LogFactory.getLog(LeaderWorker.class);
 
 	public static void main(String[] args) {
 		new SpringApplicationBuilder(LeaderWorker.class).web(WebApplicationType.NONE)
@@ -84,6 +88,7 @@ public class LeaderWorker {
 
 		@EventListener
 		void granted(LeaderGrantedEvent granted) {
+			logger.info("Leads with fencing token " + granted.fencingToken());
 			this.leadership = granted.fencingToken();
 			Thread actor = new Thread(() -> act(granted.fencingToken()), "actor-" + granted.fencingToken());
 			actor.setDaemon(true);
@@ -92,6 +97,7 @@ public class LeaderWorker {
 
 		@EventListener
 		void revoked(LeaderRevokedEvent revoked) {
+			logger.info("No longer leads with fencing token " + revoked.fencingToken());
 			this.leadership = 0;
 		}
 
@@ -127,11 +133,13 @@ public class LeaderWorker {
 
 		@EventListener
 		void granted(OnGrantedEvent granted) {
+			logger.info("Granted by Spring Integration");
 			this.checker.granted(PID);
 		}
 
 		@EventListener
 		void revoked(OnRevokedEvent revoked) {
+			logger.info("Revoked by Spring Integration");
 			this.checker.revoked(PID);
 		}
 

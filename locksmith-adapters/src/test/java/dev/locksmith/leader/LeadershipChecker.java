@@ -13,12 +13,16 @@ import dev.locksmith.testing.RedisServer;
 /**
  * The referee of the leadership process tests, on a Redis of its own that no fault touches: it keeps
  * the fenced counter the leaders act on, counts accepted and rejected acts and acts of two processes
- * with one leadership, and records who holds a Spring Integration leadership.
+ * with one leadership, and records who holds a Spring Integration leadership and the grants made while
+ * another process held one (two-leaders too).
  */
 final class LeadershipChecker implements AutoCloseable {
 
 	private static final RedisScript<Long> ACT = RedisScript.of(new ClassPathResource("dev/locksmith/leader/act.lua"),
 			Long.class);
+
+	private static final RedisScript<Long> GRANT = RedisScript
+		.of(new ClassPathResource("dev/locksmith/leader/grant.lua"), Long.class);
 
 	private static final String COUNTER = "fenced:counter";
 
@@ -73,8 +77,7 @@ final class LeadershipChecker implements AutoCloseable {
 
 	/** Records that process {@code pid} was granted a Spring Integration leadership. */
 	void granted(long pid) {
-		this.redis.opsForSet().add(GRANTED, Long.toString(pid));
-		this.redis.opsForHash().increment(COUNTS, "grants", 1);
+		this.redis.execute(GRANT, List.of(GRANTED, COUNTS), Long.toString(pid));
 	}
 
 	/** Records that process {@code pid} no longer holds its Spring Integration leadership. */

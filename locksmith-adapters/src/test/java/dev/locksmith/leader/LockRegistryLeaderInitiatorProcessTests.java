@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Spring Integration's {@link LockRegistryLeaderInitiator} in three JVMs, on Locksmith's lock registry
  * and a real Redis: exactly one JVM is granted the leadership and keeps it, and after it is killed with
- * {@code kill -9}, exactly one of the other two, each granted once.
+ * {@code kill -9}, exactly one of the other two.
  */
 class LockRegistryLeaderInitiatorProcessTests {
 
@@ -49,7 +49,9 @@ class LockRegistryLeaderInitiatorProcessTests {
 				() -> this.checker.granted().size() == 1);
 		Set<String> granted = this.checker.granted();
 		assertThat(granted).hasSize(1).doesNotContain(first);
-		assertThat(this.checker.count("grants")).as("grants: one per leader, none lost and granted again").isEqualTo(2);
+		assertThat(this.checker.count("two-leaders")).as("grants while another JVM was leader").isZero();
+		System.out.printf("[initiator] grants: %d (2 when no leader stepped down and was granted again)%n",
+				this.checker.count("grants"));
 	}
 
 }
