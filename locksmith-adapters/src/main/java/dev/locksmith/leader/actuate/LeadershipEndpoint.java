@@ -20,6 +20,10 @@ import dev.locksmith.leader.LeaderElections;
 /**
  * The {@code leadership} endpoint: each role that has an election, the instance that leads it as the
  * lock store says, and, when this instance leads, since when and with which fencing token. Read-only.
+ * <p>
+ * The leader is the holder of the role's lock among the first {@value #STORED_LOCKS_READ} locks the
+ * store lists, read in one pass per request, as the {@code locks} endpoint's cluster view reads them.
+ * The store keeps no grant time, so only the leader itself can say since when it leads.
  *
  * @since 0.2.0
  */
