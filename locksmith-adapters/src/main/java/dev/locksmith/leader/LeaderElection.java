@@ -71,6 +71,14 @@ public final class LeaderElection {
 		return this.role;
 	}
 
+	/**
+	 * The key of the lock whose holder leads the role: {@code leader:<role>}.
+	 * @since 0.2.0
+	 */
+	public String lockKey() {
+		return "leader:" + this.role;
+	}
+
 	/** Whether this instance leads the role now, with more than the margin of its lease left. */
 	public boolean isLeader() {
 		return fencingToken().isPresent();
@@ -78,8 +86,17 @@ public final class LeaderElection {
 
 	/** The fencing token of the current leadership, or empty when this instance does not lead. */
 	public OptionalLong fencingToken() {
+		return leadership().stream().mapToLong(Leadership::fencingToken).findFirst();
+	}
+
+	/**
+	 * This instance's current leadership of the role, or empty when it does not lead.
+	 * @since 0.2.0
+	 */
+	public Optional<Leadership> leadership() {
 		LockHandle handle = this.leadership;
-		return (handle != null && leads(handle)) ? OptionalLong.of(handle.fencingToken()) : OptionalLong.empty();
+		return (handle != null && leads(handle))
+				? Optional.of(new Leadership(handle.fencingToken(), handle.acquiredAt())) : Optional.empty();
 	}
 
 	/** Starts campaigning on a thread of its own; does nothing when started already. */
@@ -119,7 +136,7 @@ public final class LeaderElection {
 		try {
 			while (!Thread.currentThread().isInterrupted()) {
 				try {
-					Optional<LockHandle> granted = this.locks.tryAcquire("leader:" + this.role, this.options);
+					Optional<LockHandle> granted = this.locks.tryAcquire(lockKey(), this.options);
 					if (granted.isPresent()) {
 						lead(granted.get());
 					}
@@ -153,6 +170,16 @@ public final class LeaderElection {
 
 	private boolean leads(LockHandle handle) {
 		return handle.isHeld() && Duration.between(Instant.now(), handle.expiresAt()).compareTo(this.margin) > 0;
+	}
+
+	/**
+	 * One leadership of this instance.
+	 *
+	 * @param fencingToken the token to send with the leader's writes, as {@link LeaderGrantedEvent} carries it
+	 * @param since when the leadership was granted
+	 * @since 0.2.0
+	 */
+	public record Leadership(long fencingToken, Instant since) {
 	}
 
 }

@@ -338,21 +338,8 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	private void signal(String signal) {
-		if (this.process == null || !this.process.isAlive()) {
-			return;
-		}
-		try {
-			int exit = new ProcessBuilder("kill", "-" + signal, Long.toString(this.process.pid())).start().waitFor();
-			if (exit != 0) {
-				throw new IllegalStateException("kill -" + signal + " failed with exit code " + exit);
-			}
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
+		if (this.process != null) {
+			Signals.send(this.process, signal);
 		}
 	}
 

@@ -1,9 +1,10 @@
 package dev.locksmith.adapters.shedlock;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.LongStream;
 
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.spring.annotation.EnableSchedulerLock;
@@ -28,16 +29,22 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Two application instances with the same {@code @Scheduled @SchedulerLock} job and no lock provider of
- * their own: the auto-configured provider lets one instance at a time run it.
+ * their own, the second one's schedule a second late, as a clock skew of one second would make it: the
+ * auto-configured provider lets each tick of the job run exactly once across both.
  */
 class SchedulerLockTwoInstancesTests {
 
 	@RegisterExtension
 	static final RedisServerExtension redisServer = new RedisServerExtension();
 
+	/** Seconds between ticks: a tick's number is its second of the epoch divided by this. */
+	private static final int TICK_SECONDS = 2;
+
+	private static final int TICKS = 5;
+
 	private final RedisLockServices services = new RedisLockServices(redisServer.server());
 
-	private final Runs runs = new Runs();
+	private final RunsPerTick runs = new RunsPerTick();
 
 	@AfterEach
 	void close() throws Exception {
@@ -45,39 +52,39 @@ class SchedulerLockTwoInstancesTests {
 	}
 
 	@Test
-	void theJobRunsOnOneInstanceAtATime() {
+	void eachTickRunsExactlyOnceAcrossTwoInstancesWithSkewedSchedules() {
 		ApplicationContextRunner instance = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(LocksmithShedLockAutoConfiguration.class))
 			.withUserConfiguration(ScheduledJob.class)
-			.withBean(Runs.class, () -> this.runs);
-		instance.withBean(LockService.class, this.services::newService).run((first) -> {
-			assertThat(first).hasSingleBean(LocksmithLockProvider.class);
-			instance.withBean(LockService.class, this.services::newService).run((second) -> {
-				assertThat(second).getBean(LockProvider.class).isInstanceOf(LocksmithLockProvider.class);
-				await().atMost(Duration.ofSeconds(20)).until(() -> this.runs.completed.get() >= 5);
+			.withBean(RunsPerTick.class, () -> this.runs);
+		instance.withBean(LockService.class, this.services::newService)
+			.withPropertyValues("job.cron=0/2 * * * * *")
+			.run((onTime) -> {
+				assertThat(onTime).hasSingleBean(LocksmithLockProvider.class);
+				instance.withBean(LockService.class, this.services::newService)
+					.withPropertyValues("job.cron=1/2 * * * * *")
+					.run((oneSecondLate) -> {
+						assertThat(oneSecondLate).getBean(LockProvider.class).isInstanceOf(LocksmithLockProvider.class);
+						long first = Instant.now().getEpochSecond() / TICK_SECONDS + 1;
+						await().atMost(Duration.ofSeconds(TICK_SECONDS * (TICKS + 10)))
+							.until(() -> this.runs.of(first + TICKS) > 0);
+						assertThat(LongStream.range(first, first + TICKS).map(this.runs::of)).as("runs of each tick")
+							.containsOnly(1L);
+					});
 			});
-		});
-
-		assertThat(this.runs.overlaps).hasValue(0);
 	}
 
-	/** Counts the job's runs, and the runs that started while another was running. */
-	static final class Runs {
+	/** The job's runs, counted per tick. */
+	static final class RunsPerTick {
 
-		final AtomicInteger running = new AtomicInteger();
-
-		final AtomicInteger overlaps = new AtomicInteger();
-
-		final AtomicInteger completed = new AtomicInteger();
+		private final Map<Long, Integer> runs = new ConcurrentHashMap<>();
 
 		void run() {
-			if (this.running.incrementAndGet() != 1) {
-				this.overlaps.incrementAndGet();
-			}
-			// the job's own work, long enough for the other instance's schedule to fire meanwhile
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(30));
-			this.running.decrementAndGet();
-			this.completed.incrementAndGet();
+			this.runs.merge(Instant.now().getEpochSecond() / TICK_SECONDS, 1, Integer::sum);
+		}
+
+		long of(long tick) {
+			return this.runs.getOrDefault(tick, 0);
 		}
 
 	}
@@ -88,7 +95,7 @@ class SchedulerLockTwoInstancesTests {
 	static class ScheduledJob {
 
 		@Bean
-		Job job(Runs runs) {
+		Job job(RunsPerTick runs) {
 			return new Job(runs);
 		}
 
@@ -96,15 +103,16 @@ class SchedulerLockTwoInstancesTests {
 
 	static class Job {
 
-		private final Runs runs;
+		private final RunsPerTick runs;
 
-		Job(Runs runs) {
+		Job(RunsPerTick runs) {
 			this.runs = runs;
 		}
 
-		@Scheduled(fixedDelay = 10)
-		@SchedulerLock(name = "nightly-report", lockAtLeastFor = "PT0.1S")
-		public void report() {
+		/** A short job, kept taken for most of a tick so that the other instance's run of the tick skips. */
+		@Scheduled(cron = "${job.cron}")
+		@SchedulerLock(name = "tick-job", lockAtLeastFor = "PT1.7S")
+		public void tick() {
 			this.runs.run();
 		}
 
