@@ -48,17 +48,24 @@ public final class Footprint implements Scenario<FootprintFigures> {
 		if (!(lock instanceof HoldableLock holdable)) {
 			return Optional.empty();
 		}
-		SortedMap<Integer, Bytes> held = new TreeMap<>();
-		for (int count : this.settings.heldLocks()) {
+		Curve<Bytes> held = curve(this.settings.heldLocks(), (count) -> holdMany(holdable, count));
+		Curve<Bytes> waiters = curve(this.settings.waiters(), (count) -> waitMany(holdable, count));
+		return Optional.of(new FootprintFigures(held, waiters));
+	}
+
+	/**
+	 * Measures each count on a flushed Redis, after a round at the smallest count that is not
+	 * kept, so that what a library creates on first use (a subscription, a pool) is not counted.
+	 */
+	private Curve<Bytes> curve(List<Integer> counts, Measurement measurement) throws Exception {
+		SortedMap<Integer, Bytes> points = new TreeMap<>();
+		this.probe.flush();
+		Workers.runOne(() -> measurement.at(counts.get(0)), ALLOWANCE);
+		for (int count : counts) {
 			this.probe.flush();
-			held.put(count, Workers.runOne(() -> holdMany(holdable, count), ALLOWANCE));
+			points.put(count, Workers.runOne(() -> measurement.at(count), ALLOWANCE));
 		}
-		SortedMap<Integer, Bytes> waiters = new TreeMap<>();
-		for (int count : this.settings.waiters()) {
-			this.probe.flush();
-			waiters.put(count, Workers.runOne(() -> waitMany(holdable, count), ALLOWANCE));
-		}
-		return Optional.of(new FootprintFigures(new Curve<>(held), new Curve<>(waiters)));
+		return new Curve<>(points);
 	}
 
 	/** Holds {@code count} locks on this thread; the caller's handles count, as a user keeps them too. */
@@ -130,6 +137,13 @@ public final class Footprint implements Scenario<FootprintFigures> {
 			thread.join(TimeUnit.MINUTES.toMillis(1));
 		}
 		return heap;
+	}
+
+	/** Measures the memory of one count of held locks or of waiters. */
+	private interface Measurement {
+
+		Bytes at(int count) throws Exception;
+
 	}
 
 	private static Thread daemon(Runnable work) {
