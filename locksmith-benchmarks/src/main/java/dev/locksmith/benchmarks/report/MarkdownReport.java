@@ -173,7 +173,9 @@ public final class MarkdownReport {
 		line("runs), divided by the pairs: the time Redis spends executing one pair. *Server CPU* is the Redis");
 		line("process's CPU time (`INFO cpu`, user + system) per pair, which also counts reading, parsing and");
 		line("answering each round trip. Which commands the client sends was seen with `MONITOR` over a few pairs");
-		line("before the measurement. Commands per pair, one by one:");
+		line("before the measurement. `commandstats` times are wall-clock: on a loaded machine a Redis that is");
+		line("descheduled in the middle of a command counts the wait too, which inflates long scripts the most.");
+		line("Commands per pair, one by one:");
 		line("");
 		for (Library library : BROKEN_DOWN) {
 			results.figures(library).ifPresent((figures) -> breakdown(library, figures));
@@ -215,10 +217,10 @@ public final class MarkdownReport {
 		line("threads wait for one held lock; their heap is measured over as many threads parked on a latch, so the");
 		line("threads themselves do not count. A library that keeps no queue in Redis shows about 0 Redis bytes per");
 		line("waiter. The `@DistributedLock` entry point cannot hold a lock outside a method and shows n/a; it uses");
-		line("the same engine as `LockService`. Heap bytes per held lock / Redis bytes per held lock:");
+		line("the same engine as `LockService`. Heap bytes / Redis bytes at each count of held locks:");
 		line("");
 		curveOfBytes(results, this.settings.heldLocks(), " held", FootprintFigures::held);
-		line("Heap bytes / Redis bytes of the waiters:");
+		line("Heap bytes / Redis bytes at each count of waiters:");
 		line("");
 		curveOfBytes(results, this.settings.waiters(), " waiters", FootprintFigures::waiters);
 	}
