@@ -8,32 +8,34 @@ import java.util.Map;
 import dev.locksmith.benchmarks.lock.BenchEnvironment;
 import dev.locksmith.benchmarks.lock.BenchLock;
 import dev.locksmith.benchmarks.lock.Library;
-import dev.locksmith.benchmarks.report.BenchmarkChart;
 import dev.locksmith.benchmarks.report.BenchmarkResults;
 import dev.locksmith.benchmarks.report.MachineInfo;
 import dev.locksmith.benchmarks.report.MarkdownReport;
+import dev.locksmith.benchmarks.report.ReportCharts;
 import dev.locksmith.benchmarks.report.Targets;
 import dev.locksmith.benchmarks.report.Verdict;
 import dev.locksmith.benchmarks.scenario.CrossProcessContention;
 import dev.locksmith.benchmarks.scenario.DistinctKeysThroughput;
+import dev.locksmith.benchmarks.scenario.Footprint;
+import dev.locksmith.benchmarks.scenario.RedisProbe;
 import dev.locksmith.benchmarks.scenario.RenewalCost;
 import dev.locksmith.benchmarks.scenario.ScenarioRunner;
 import dev.locksmith.benchmarks.scenario.UncontendedLatency;
+import dev.locksmith.benchmarks.scenario.UncontendedRedisCost;
 import dev.locksmith.testing.RedisServer;
 
 /**
  * Runs every scenario for every library against one Redis started for the run, then writes
- * {@code docs/benchmarks.md} and {@code docs/benchmarks.png} under the working directory and prints
- * the targets.
+ * {@code docs/benchmarks.md} and its charts under the working directory and prints the targets.
  */
 public final class BenchmarkMain {
 
-	/** The command that runs this, from the repository root. */
-	static final String COMMAND = "./mvnw -Pbenchmarks -pl locksmith-benchmarks -am verify -DskipTests";
+	/** The command that runs this with the default sizes, from the repository root. */
+	static final String COMMAND = "./mvnw -B -ntp -o -Pbenchmarks -pl locksmith-benchmarks -am verify -DskipTests";
 
-	private static final Path REPORT = Path.of("docs", "benchmarks.md");
+	private static final Path DOCS = Path.of("docs");
 
-	private static final Path CHART = Path.of("docs", "benchmarks.png");
+	private static final Path REPORT = DOCS.resolve("benchmarks.md");
 
 	private BenchmarkMain() {
 	}
@@ -41,18 +43,19 @@ public final class BenchmarkMain {
 	public static void main(String[] args) throws Exception {
 		BenchSettings settings = BenchSettings.fromSystemProperties();
 		System.out.println("Benchmarks: " + settings.describe());
-		try (RedisServer redis = RedisServer.start(); BenchEnvironment environment = new BenchEnvironment(redis.port())) {
+		try (RedisServer redis = RedisServer.start();
+				RedisProbe probe = new RedisProbe(redis);
+				BenchEnvironment environment = new BenchEnvironment(redis.port())) {
 			MachineInfo machine = MachineInfo.detect(redis);
 			Map<Library, BenchLock> locks = open(environment, settings);
 			try {
-				BenchmarkResults results = measure(settings, redis, locks);
-				List<Verdict> verdicts = Targets.evaluate(results);
-				BenchmarkChart.write(CHART, results);
-				MarkdownReport.write(REPORT, CHART.getFileName().toString(), results, machine, settings, verdicts,
-						COMMAND);
+				BenchmarkResults results = measure(settings, redis, probe, locks);
+				List<Verdict> verdicts = Targets.evaluate(results, settings.threadsPerJvm());
+				ReportCharts.write(DOCS, results);
+				MarkdownReport.write(REPORT, results, machine, MachineInfo.loadAverage(), settings, verdicts, COMMAND);
 				System.out.println("== Targets");
 				verdicts.forEach((verdict) -> System.out.println(verdict.line()));
-				System.out.println("Wrote " + REPORT.toAbsolutePath() + " and " + CHART.toAbsolutePath());
+				System.out.println("Wrote " + REPORT.toAbsolutePath() + " and its charts");
 			}
 			finally {
 				locks.values().forEach(BenchLock::close);
@@ -70,11 +73,13 @@ public final class BenchmarkMain {
 		return locks;
 	}
 
-	private static BenchmarkResults measure(BenchSettings settings, RedisServer redis, Map<Library, BenchLock> locks) {
+	private static BenchmarkResults measure(BenchSettings settings, RedisServer redis, RedisProbe probe,
+			Map<Library, BenchLock> locks) {
 		ScenarioRunner runner = new ScenarioRunner(redis, locks);
 		return new BenchmarkResults(runner.run(new UncontendedLatency(settings)),
+				runner.run(new UncontendedRedisCost(settings, redis, probe)),
 				runner.run(new DistinctKeysThroughput(settings)), runner.run(new CrossProcessContention(settings, redis)),
-				runner.run(new RenewalCost(settings, redis)));
+				runner.run(new Footprint(settings, probe)), runner.run(new RenewalCost(settings, probe)));
 	}
 
 }

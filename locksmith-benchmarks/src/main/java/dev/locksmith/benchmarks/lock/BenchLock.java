@@ -1,7 +1,5 @@
 package dev.locksmith.benchmarks.lock;
 
-import java.util.concurrent.locks.Lock;
-
 /** One lock library reduced to what the scenarios measure: run a critical section under a key's lock. */
 public interface BenchLock extends AutoCloseable {
 
@@ -10,17 +8,6 @@ public interface BenchLock extends AutoCloseable {
 	 * and releases the lock afterwards.
 	 */
 	void runLocked(String key, Runnable section) throws Exception;
-
-	/** Runs {@code section} holding {@code lock}, for the libraries whose locks are {@link Lock}s. */
-	static void runHolding(Lock lock, Runnable section) {
-		lock.lock();
-		try {
-			section.run();
-		}
-		finally {
-			lock.unlock();
-		}
-	}
 
 	/** Shuts down the library's clients. */
 	@Override

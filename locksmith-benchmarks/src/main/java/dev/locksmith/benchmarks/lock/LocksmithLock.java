@@ -29,7 +29,7 @@ final class LocksmithLock implements RenewableLock {
 	}
 
 	@Override
-	public Release holdRenewed(String key) throws InterruptedException {
+	public Release hold(String key) throws InterruptedException {
 		LockHandle handle = acquire(key, LockOptions.ofTtl(RENEWED_LEASE));
 		return handle::close;
 	}

@@ -21,12 +21,7 @@ final class RedissonLock implements RenewableLock {
 	}
 
 	@Override
-	public void runLocked(String key, Runnable section) {
-		BenchLock.runHolding(this.redisson.getLock(key), section);
-	}
-
-	@Override
-	public Release holdRenewed(String key) {
+	public Release hold(String key) {
 		RLock lock = this.redisson.getLock(key);
 		lock.lock();
 		return lock::unlock;

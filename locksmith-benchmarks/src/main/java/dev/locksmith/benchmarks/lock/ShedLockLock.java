@@ -15,7 +15,7 @@ import dev.locksmith.testing.RedisServer;
  * ShedLock's Redis provider. ShedLock never waits for a busy lock, so this retries every
  * millisecond, like the textbook lock.
  */
-final class ShedLockLock implements BenchLock {
+final class ShedLockLock implements HoldableLock {
 
 	private static final Duration LOCK_AT_MOST_FOR = Duration.ofSeconds(30);
 
@@ -29,18 +29,13 @@ final class ShedLockLock implements BenchLock {
 	}
 
 	@Override
-	public void runLocked(String key, Runnable section) throws InterruptedException {
+	public Release hold(String key) throws InterruptedException {
 		Optional<SimpleLock> lock = tryLock(key);
 		while (lock.isEmpty()) {
 			Thread.sleep(1);
 			lock = tryLock(key);
 		}
-		try {
-			section.run();
-		}
-		finally {
-			lock.get().unlock();
-		}
+		return lock.get()::unlock;
 	}
 
 	private Optional<SimpleLock> tryLock(String key) {

@@ -1,6 +1,7 @@
 package dev.locksmith.benchmarks.lock;
 
 import java.time.Duration;
+import java.util.concurrent.locks.Lock;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.integration.redis.util.RedisLockRegistry;
@@ -9,7 +10,7 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
 import dev.locksmith.testing.RedisServer;
 
 /** Spring Integration's {@link RedisLockRegistry} in one of its two modes, with its default settings. */
-final class SpringIntegrationLock implements BenchLock {
+final class SpringIntegrationLock implements HoldableLock {
 
 	private final LettuceConnectionFactory connectionFactory;
 
@@ -22,8 +23,10 @@ final class SpringIntegrationLock implements BenchLock {
 	}
 
 	@Override
-	public void runLocked(String key, Runnable section) {
-		BenchLock.runHolding(this.registry.obtain(key), section);
+	public Release hold(String key) {
+		Lock lock = this.registry.obtain(key);
+		lock.lock();
+		return lock::unlock;
 	}
 
 	@Override

@@ -12,7 +12,7 @@ import io.lettuce.core.api.sync.RedisCommands;
  * The lock every Redis tutorial shows: {@code SET key token NX PX ttl} to take it, a
  * compare-and-delete script to give it back, and a retry every millisecond while it is busy.
  */
-final class TextbookLock implements BenchLock {
+final class TextbookLock implements HoldableLock {
 
 	private static final String COMPARE_AND_DELETE = """
 			if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -35,18 +35,13 @@ final class TextbookLock implements BenchLock {
 	}
 
 	@Override
-	public void runLocked(String key, Runnable section) throws InterruptedException {
+	public Release hold(String key) throws InterruptedException {
 		RedisCommands<String, String> redis = this.connection.sync();
 		String token = UUID.randomUUID().toString();
 		while (redis.set(key, token, NX_30_SECONDS) == null) {
 			Thread.sleep(1);
 		}
-		try {
-			section.run();
-		}
-		finally {
-			redis.evalsha(this.compareAndDeleteSha, ScriptOutputType.INTEGER, new String[] { key }, token);
-		}
+		return () -> redis.evalsha(this.compareAndDeleteSha, ScriptOutputType.INTEGER, new String[] { key }, token);
 	}
 
 	@Override

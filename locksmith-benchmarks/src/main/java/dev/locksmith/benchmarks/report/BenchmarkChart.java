@@ -23,9 +23,9 @@ import org.jfree.data.category.DefaultCategoryDataset;
 
 import dev.locksmith.benchmarks.lock.Library;
 import dev.locksmith.benchmarks.scenario.ContentionFigures;
-import dev.locksmith.benchmarks.scenario.ThroughputFigures;
+import dev.locksmith.benchmarks.scenario.Curve;
 
-/** Draws {@code docs/benchmarks.png}: grouped bars of each library's speed relative to the textbook lock, per scenario. */
+/** Draws the overview chart: grouped bars of each library's speed relative to the textbook lock, at the targets' sizes. */
 public final class BenchmarkChart {
 
 	private static final int WIDTH = 1400;
@@ -50,16 +50,17 @@ public final class BenchmarkChart {
 
 	private static DefaultCategoryDataset dataset(BenchmarkResults results) {
 		DefaultCategoryDataset dataset = new DefaultCategoryDataset();
-		String uncontended = "a. uncontended, 1 thread";
-		String distinctKeys = "b. 8 threads, distinct keys";
-		String contention = "c. cross-process, one key";
+		String uncontended = "uncontended p50, 1 thread";
+		String distinctKeys = Targets.DISTINCT_KEY_THREADS + " threads, distinct keys";
+		String contention = Targets.CONTENDED_JVMS + " JVMs, one key";
 		for (Library library : Library.values()) {
 			add(dataset, library, uncontended, Ratios
 				.toTextbook(results.uncontended(), library, (f) -> 1 / f.p50Micros()));
-			add(dataset, library, distinctKeys,
-					Ratios.toTextbook(results.distinctKeys(), library, ThroughputFigures::opsPerSecond));
-			add(dataset, library, contention,
-					Ratios.toTextbook(results.contention(), library, ContentionFigures::sectionsPerSecond));
+			add(dataset, library, distinctKeys, Ratios.toTextbookIfPresent(results.threads(), library,
+					(Curve<Double> curve) -> curve.at(Targets.DISTINCT_KEY_THREADS)));
+			add(dataset, library, contention, Ratios.toTextbookIfPresent(results.jvms(), library,
+					(Curve<ContentionFigures> curve) -> curve.at(Targets.CONTENDED_JVMS)
+						.map(ContentionFigures::sectionsPerSecond)));
 		}
 		return dataset;
 	}
@@ -81,20 +82,8 @@ public final class BenchmarkChart {
 		renderer.setDefaultItemLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
 		renderer.setDefaultItemLabelsVisible(true);
 		for (Library library : Library.values()) {
-			renderer.setSeriesPaint(library.ordinal(), color(library));
+			renderer.setSeriesPaint(library.ordinal(), Palette.color(library));
 		}
-	}
-
-	private static Color color(Library library) {
-		return switch (library) {
-			case TEXTBOOK -> new Color(0x8C8C8C);
-			case REDISSON -> new Color(0x1F77B4);
-			case SPRING_INTEGRATION_SPIN -> new Color(0x2CA02C);
-			case SPRING_INTEGRATION_PUB_SUB -> new Color(0x98DF8A);
-			case SHEDLOCK -> new Color(0xFF7F0E);
-			case LOCKSMITH -> new Color(0xD62728);
-			case LOCKSMITH_ANNOTATED -> new Color(0x8C1C13);
-		};
 	}
 
 }

@@ -19,8 +19,10 @@ import dev.locksmith.testing.RedisServer;
  * @param os operating system and architecture
  * @param redis Redis server version
  * @param date when the run started
+ * @param loadAtStart the load average over 1, 5 and 15 minutes when the run started
  */
-public record MachineInfo(String cpu, int cores, String jdk, String os, String redis, String date) {
+public record MachineInfo(String cpu, int cores, String jdk, String os, String redis, String date,
+		String loadAtStart) {
 
 	private static final Pattern CPU_MODEL = Pattern.compile("(?m)^model name\\s*:\\s*(.+)$");
 
@@ -34,7 +36,18 @@ public record MachineInfo(String cpu, int cores, String jdk, String os, String r
 				System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
 						+ System.getProperty("os.arch"),
 				version.find() ? version.group(1) : "unknown",
-				ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z")));
+				ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z")), loadAverage());
+	}
+
+	/** The load average over 1, 5 and 15 minutes now, from {@code /proc/loadavg}. */
+	public static String loadAverage() {
+		try {
+			String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+			return fields[0] + ", " + fields[1] + ", " + fields[2];
+		}
+		catch (IOException ex) {
+			return "unknown (no /proc/loadavg)";
+		}
 	}
 
 	private static String cpuModel() {

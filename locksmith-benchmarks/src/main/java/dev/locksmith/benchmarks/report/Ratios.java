@@ -1,6 +1,7 @@
 package dev.locksmith.benchmarks.report;
 
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 import dev.locksmith.benchmarks.lock.Library;
@@ -14,8 +15,14 @@ final class Ratios {
 
 	/** {@code figure} of {@code library} divided by that of the textbook lock; empty when either is missing or the baseline is zero. */
 	static <R> Optional<Double> toTextbook(ScenarioResults<R> results, Library library, ToDoubleFunction<R> figure) {
-		Optional<Double> baseline = results.figures(Library.TEXTBOOK).map(figure::applyAsDouble).filter((b) -> b > 0);
-		return baseline.flatMap((b) -> results.figures(library).map((f) -> figure.applyAsDouble(f) / b));
+		return toTextbookIfPresent(results, library, (R figures) -> Optional.of(figure.applyAsDouble(figures)));
+	}
+
+	/** Like {@link #toTextbook(ScenarioResults, Library, ToDoubleFunction)}, for a figure that may be missing, such as a point of a curve. */
+	static <R> Optional<Double> toTextbookIfPresent(ScenarioResults<R> results, Library library,
+			Function<R, Optional<Double>> figure) {
+		Optional<Double> baseline = results.figures(Library.TEXTBOOK).flatMap(figure).filter((b) -> b > 0);
+		return baseline.flatMap((b) -> results.figures(library).flatMap(figure).map((f) -> f / b));
 	}
 
 	/** A ratio as the report prints it. */

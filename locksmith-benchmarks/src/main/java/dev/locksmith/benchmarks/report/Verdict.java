@@ -3,15 +3,15 @@ package dev.locksmith.benchmarks.report;
 /**
  * Whether one target was met.
  *
- * @param passed whether the measured figure meets the target
+ * @param met whether the measured figure meets the target
  * @param target what was required
  * @param measured what was measured
  */
-public record Verdict(boolean passed, String target, String measured) {
+public record Verdict(boolean met, String target, String measured) {
 
-	/** The line printed and reported: {@code PASS} or {@code MISS}, the target and the figure. */
+	/** The line printed and reported: {@code met} or {@code NOT MET}, the target and the figure. */
 	public String line() {
-		return (this.passed ? "PASS" : "MISS") + "  " + this.target + ": " + this.measured;
+		return (this.met ? "met      " : "NOT MET  ") + this.target + ": " + this.measured;
 	}
 
 }

@@ -18,10 +18,11 @@ import dev.locksmith.benchmarks.lock.BenchLock;
 import dev.locksmith.benchmarks.lock.Library;
 
 /**
- * The main class of one worker JVM of the cross-process scenario. Its threads increment a counter in
- * Redis under the lock of one key, between a {@code go} and a {@code stop} read from standard
- * input, and count what they do from a {@code mark} on, so that the figures are those of a warm,
- * contended steady state; it reports on standard output.
+ * The main class of one worker JVM of the cross-process scenario. It warms up, says it is ready, and
+ * then runs one round for each {@code go} read from standard input until the input ends: its threads
+ * increment a counter in Redis under the lock of one key until a {@code stop}, and count what they do
+ * from a {@code mark} on, so that the figures are those of a warm, contended steady state; it reports
+ * each round on standard output.
  * <p>
  * Arguments: library, Redis port, threads, warm-up in milliseconds.
  */
@@ -84,7 +85,18 @@ public final class ContentionWorker {
 		warmUp(threads, warmup);
 		BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 		System.out.println(READY);
-		awaitCommand(commands, GO);
+		String command;
+		while ((command = commands.readLine()) != null) {
+			if (command.equals(GO)) {
+				round(threads, commands);
+			}
+		}
+	}
+
+	/** Contends from a {@code go} to a {@code stop}, then reports what each thread did. */
+	private void round(int threads, BufferedReader commands) throws Exception {
+		this.measuring = false;
+		this.stopped = false;
 		List<ThreadTally> tallies = new ArrayList<>();
 		List<Thread> workers = new ArrayList<>();
 		for (int i = 0; i < threads; i++) {

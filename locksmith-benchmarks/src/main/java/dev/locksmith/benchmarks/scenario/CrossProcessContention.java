@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 import dev.locksmith.benchmarks.BenchSettings;
 import dev.locksmith.benchmarks.lock.BenchLock;
@@ -11,13 +13,14 @@ import dev.locksmith.benchmarks.lock.Library;
 import dev.locksmith.testing.RedisServer;
 
 /**
- * Scenario c: several worker JVMs with several threads each contend for one key; the critical
- * section is a read-modify-write of a counter in Redis. Measures throughput, lost updates,
- * fairness between threads and the longest wait.
+ * Worker JVMs with several threads each contend for one key, at each JVM count of the settings; the
+ * critical section is a read-modify-write of a counter in Redis. Measures throughput, lost updates,
+ * fairness between threads and the longest wait. The JVMs are started once per library; a round
+ * with fewer JVMs leaves the others idle.
  */
-public final class CrossProcessContention implements Scenario<ContentionFigures> {
+public final class CrossProcessContention implements Scenario<Curve<ContentionFigures>> {
 
-	private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
+	private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(3);
 
 	private static final Duration REPORT_TIMEOUT = Duration.ofMinutes(1);
 
@@ -32,47 +35,55 @@ public final class CrossProcessContention implements Scenario<ContentionFigures>
 
 	@Override
 	public String title() {
-		return "%d JVMs x %d threads on one key, read-modify-write section".formatted(this.settings.jvms(),
-				this.settings.threadsPerJvm());
+		return "Throughput against JVMs on one key, %d threads each, read-modify-write section"
+			.formatted(this.settings.threadsPerJvm());
 	}
 
 	/** Measures {@code library} in worker JVMs of its own; the clients of this JVM take no part. */
 	@Override
-	public Optional<ContentionFigures> measure(Library library, BenchLock lock) throws Exception {
-		this.redis.command("SET", ContentionWorker.COUNTER, "0");
+	public Optional<Curve<ContentionFigures>> measure(Library library, BenchLock lock) throws Exception {
 		List<WorkerProcess> workers = new ArrayList<>();
 		try {
-			for (int i = 0; i < this.settings.jvms(); i++) {
+			for (int i = 0; i < this.settings.mostJvms(); i++) {
 				workers.add(WorkerProcess.start(i, library, this.redis.port(), this.settings.threadsPerJvm(),
 						this.settings.warmup()));
 			}
 			for (WorkerProcess worker : workers) {
 				worker.awaitLine(ContentionWorker.READY, STARTUP_TIMEOUT);
 			}
-			for (WorkerProcess worker : workers) {
-				worker.send(ContentionWorker.GO);
+			SortedMap<Integer, ContentionFigures> points = new TreeMap<>();
+			for (int jvms : this.settings.jvms()) {
+				points.put(jvms, round(workers.subList(0, jvms)));
 			}
-			Thread.sleep(this.settings.warmup().toMillis());
-			long start = System.nanoTime();
-			for (WorkerProcess worker : workers) {
-				worker.send(ContentionWorker.MARK);
-			}
-			Thread.sleep(this.settings.measure().toMillis());
-			for (WorkerProcess worker : workers) {
-				worker.send(ContentionWorker.STOP);
-			}
-			long elapsed = System.nanoTime() - start;
-			List<ThreadTally> tallies = new ArrayList<>();
-			for (WorkerProcess worker : workers) {
-				tallies.addAll(worker.tallies(REPORT_TIMEOUT));
-			}
-			long counter = Long.parseLong(this.redis.command("GET", ContentionWorker.COUNTER));
-			return Optional.of(figures(tallies, counter, elapsed));
+			return Optional.of(new Curve<>(points));
 		}
 		finally {
 			for (WorkerProcess worker : workers) {
 				worker.close();
 			}
+		}
+	}
+
+	private ContentionFigures round(List<WorkerProcess> workers) throws Exception {
+		this.redis.command("SET", ContentionWorker.COUNTER, "0");
+		sendAll(workers, ContentionWorker.GO);
+		Thread.sleep(this.settings.warmup().toMillis());
+		long start = System.nanoTime();
+		sendAll(workers, ContentionWorker.MARK);
+		Thread.sleep(this.settings.measure().toMillis());
+		sendAll(workers, ContentionWorker.STOP);
+		long elapsed = System.nanoTime() - start;
+		List<ThreadTally> tallies = new ArrayList<>();
+		for (WorkerProcess worker : workers) {
+			tallies.addAll(worker.tallies(REPORT_TIMEOUT));
+		}
+		long counter = Long.parseLong(this.redis.command("GET", ContentionWorker.COUNTER));
+		return figures(tallies, counter, elapsed);
+	}
+
+	private static void sendAll(List<WorkerProcess> workers, String command) throws Exception {
+		for (WorkerProcess worker : workers) {
+			worker.send(command);
 		}
 	}
 

@@ -3,6 +3,8 @@ package dev.locksmith.benchmarks.scenario;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 
@@ -10,11 +12,11 @@ import dev.locksmith.benchmarks.BenchSettings;
 import dev.locksmith.benchmarks.lock.BenchLock;
 import dev.locksmith.benchmarks.lock.Library;
 
-/** Scenario b: eight threads, each acquiring and releasing its own key; total throughput. */
-public final class DistinctKeysThroughput implements Scenario<ThroughputFigures> {
-
-	/** Threads, each with its own key. */
-	public static final int THREADS = 8;
+/**
+ * Threads, each acquiring and releasing a key of its own, at each thread count of the settings;
+ * total acquire and release pairs per second at each count.
+ */
+public final class DistinctKeysThroughput implements Scenario<Curve<Double>> {
 
 	private final BenchSettings settings;
 
@@ -24,19 +26,27 @@ public final class DistinctKeysThroughput implements Scenario<ThroughputFigures>
 
 	@Override
 	public String title() {
-		return THREADS + " threads on distinct keys";
+		return "Throughput against threads, each on its own key";
 	}
 
 	@Override
-	public Optional<ThroughputFigures> measure(Library library, BenchLock lock) throws Exception {
+	public Optional<Curve<Double>> measure(Library library, BenchLock lock) throws Exception {
+		SortedMap<Integer, Double> opsPerSecond = new TreeMap<>();
+		for (int threads : this.settings.threads()) {
+			opsPerSecond.put(threads, opsPerSecond(lock, threads));
+		}
+		return Optional.of(new Curve<>(opsPerSecond));
+	}
+
+	private double opsPerSecond(BenchLock lock, int threads) throws Exception {
 		long measureStart = System.nanoTime() + this.settings.warmup().toNanos();
 		long end = measureStart + this.settings.measure().toNanos();
-		List<Callable<Long>> threads = IntStream.range(0, THREADS)
+		List<Callable<Long>> counters = IntStream.range(0, threads)
 			.mapToObj((thread) -> (Callable<Long>) () -> count(lock, "bench:distinct:" + thread, measureStart, end))
 			.toList();
 		Duration expected = this.settings.warmup().plus(this.settings.measure());
-		long total = Workers.runAll(threads, expected).stream().mapToLong(Long::longValue).sum();
-		return Optional.of(new ThroughputFigures(total / (this.settings.measure().toNanos() / 1e9)));
+		long total = Workers.runAll(counters, expected).stream().mapToLong(Long::longValue).sum();
+		return total / (this.settings.measure().toNanos() / 1e9);
 	}
 
 	private static long count(BenchLock lock, String key, long measureStart, long end) throws Exception {

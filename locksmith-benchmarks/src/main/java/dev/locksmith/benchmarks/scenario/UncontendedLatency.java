@@ -9,10 +9,11 @@ import dev.locksmith.benchmarks.BenchSettings;
 import dev.locksmith.benchmarks.lock.BenchLock;
 import dev.locksmith.benchmarks.lock.Library;
 
-/** Scenario a: one thread acquires and releases one free key over and over; latency percentiles. */
+/** One thread acquires and releases one free key over and over; latency percentiles. */
 public final class UncontendedLatency implements Scenario<LatencyFigures> {
 
-	private static final String KEY = "bench:uncontended";
+	/** The key that is taken over and over. */
+	static final String KEY = "bench:uncontended";
 
 	private final BenchSettings settings;
 
@@ -45,7 +46,8 @@ public final class UncontendedLatency implements Scenario<LatencyFigures> {
 			}
 			now = finished;
 		}
-		return new LatencyFigures(nanos.getValueAtPercentile(50) / 1000.0, nanos.getValueAtPercentile(99) / 1000.0,
+		return new LatencyFigures(
+				LatencyFigures.PERCENTILES.stream().map((p) -> nanos.getValueAtPercentile(p) / 1000.0).toList(),
 				nanos.getTotalCount());
 	}
 
