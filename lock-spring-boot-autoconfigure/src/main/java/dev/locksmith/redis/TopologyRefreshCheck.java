@@ -10,8 +10,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * Warns when Locksmith's Lettuce connection to a Redis Cluster never refreshes its view of the
- * cluster: Lettuce then follows a moved slot command by command, but finds no node that joined
- * after it connected, so every lock call for a slot moved to such a node fails until a restart.
+ * cluster: Lettuce then keeps sending the commands of a dead master's slots to it, so after its replica
+ * took over every lock call for those slots fails until a restart. (A lock call redirected to a node
+ * that joined after it connected refreshes the view itself, see {@link LettuceScriptRunner}.)
  */
 final class TopologyRefreshCheck {
 
@@ -35,7 +36,7 @@ final class TopologyRefreshCheck {
 				&& (refresh.isPeriodicRefreshEnabled() || !refresh.getAdaptiveRefreshTriggers().isEmpty());
 		if (!refreshes) {
 			logger.warn("The Redis Cluster connection that Locksmith locks on never refreshes its topology: after "
-					+ "a slot moves to a node added later, every lock call for that slot fails. Set "
+					+ "a master dies and its replica takes over, every lock call for its slots fails. Set "
 					+ "spring.data.redis.lettuce.cluster.refresh.adaptive=true and "
 					+ "spring.data.redis.lettuce.cluster.refresh.period (for example 30s).");
 		}
