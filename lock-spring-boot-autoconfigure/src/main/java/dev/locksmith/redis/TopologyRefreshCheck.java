@@ -5,6 +5,7 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -29,9 +30,7 @@ final class TopologyRefreshCheck {
 		if (!(this.connectionFactory instanceof LettuceConnectionFactory lettuce) || !lettuce.isClusterAware()) {
 			return true;
 		}
-		ClientOptions options = lettuce.getClientConfiguration().getClientOptions().orElse(null);
-		ClusterTopologyRefreshOptions refresh = (options instanceof ClusterClientOptions cluster)
-				? cluster.getTopologyRefreshOptions() : null;
+		ClusterTopologyRefreshOptions refresh = refreshOptions(lettuce);
 		boolean refreshes = refresh != null
 				&& (refresh.isPeriodicRefreshEnabled() || !refresh.getAdaptiveRefreshTriggers().isEmpty());
 		if (!refreshes) {
@@ -41,6 +40,12 @@ final class TopologyRefreshCheck {
 					+ "spring.data.redis.lettuce.cluster.refresh.period (for example 30s).");
 		}
 		return refreshes;
+	}
+
+	/** How a Lettuce cluster {@code connectionFactory} refreshes its topology; {@code null} when it never does. */
+	static @Nullable ClusterTopologyRefreshOptions refreshOptions(LettuceConnectionFactory connectionFactory) {
+		ClientOptions options = connectionFactory.getClientConfiguration().getClientOptions().orElse(null);
+		return (options instanceof ClusterClientOptions cluster) ? cluster.getTopologyRefreshOptions() : null;
 	}
 
 }
