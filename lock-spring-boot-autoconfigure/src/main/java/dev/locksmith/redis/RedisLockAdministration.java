@@ -70,7 +70,7 @@ public final class RedisLockAdministration implements LockAdministration {
 		return (description != null) ? description : "redis";
 	}
 
-	/** On a Redis Cluster, {@code topology}: the cluster as the Lettuce connection sees it ({@link ClusterTopology}). */
+	/** On a Redis Cluster, {@code topology}: the cluster as the Lettuce connection sees it. */
 	@Override
 	public Map<String, Object> storeDetails() {
 		return (this.topology != null) ? this.topology.details() : Map.of();

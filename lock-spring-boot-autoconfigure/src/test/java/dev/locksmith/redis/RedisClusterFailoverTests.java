@@ -48,6 +48,9 @@ class RedisClusterFailoverTests {
 	private static final LockOptions OPTIONS = LockOptions.ofTtl(Duration.ofSeconds(2))
 		.withWaitTime(Duration.ofSeconds(20));
 
+	/** How much longer than Redis's own timings the failure detection and election may take on a loaded machine. */
+	private static final Duration LOAD_ALLOWANCE = Duration.ofSeconds(3);
+
 	private static final Duration LONG = Duration.ofSeconds(30);
 
 	private static final String HEADER = "| change | critical sections | overlaps (allowed by the model?) | stale reads"
@@ -108,30 +111,33 @@ class RedisClusterFailoverTests {
 	@Test
 	void fencedWorkGoesThroughAManualFailoverWithoutAnOverlapOrALostUpdate() throws Exception {
 		startCluster(true);
-		Outcome outcome = changeTheMasterOfAnAccount("`CLUSTER FAILOVER` of the account's master to its replica", false,
-				this.cluster::failover);
+		Change failover = changeTheMasterOfAnAccount("`CLUSTER FAILOVER` of the account's master to its replica",
+				false, this.cluster::failover);
+		Outcome outcome = failover.outcome();
 		report.put(1, ReliabilityReport.row(outcome));
 
 		assertThat(outcome.overlaps()).as("a manual failover waits for the replica: nothing acknowledged is lost")
 			.isZero();
 		assertThat(outcome.lostUpdates()).isZero();
-		assertThat(outcome.recovery()).isLessThan(REDIS_TIMEOUT.plus(REFRESH_PERIOD));
+		assertThat(outcome.recovery()).isLessThan(failover.agreed().plus(REFRESH_PERIOD).plus(REDIS_TIMEOUT));
 	}
 
 	@Test
 	void fencedWorkRecoversFromAKilledMasterWithoutALostUpdate() throws Exception {
 		startCluster(true);
-		Outcome outcome = changeTheMasterOfAnAccount(
-				"`kill -9` of the account's master, its replica elected in its place", true, this.cluster::kill);
+		Change kill = changeTheMasterOfAnAccount("`kill -9` of the account's master, its replica elected in its place",
+				true, this.cluster::kill);
+		Outcome outcome = kill.outcome();
 		report.put(2, ReliabilityReport.row(outcome));
 
 		// Replication is asynchronous: a grant the master acknowledged but did not pass on is lost with it, and a
 		// second holder may then overlap the first. The fencing token, from the new master's clock, stops the
 		// first holder's late write.
 		assertThat(outcome.lostUpdates()).isZero();
-		assertThat(outcome.recovery()).as("node timeout, election, topology refresh and one Redis timeout")
-			.isLessThan(Duration.ofMillis(RedisCluster.NODE_TIMEOUT_MILLIS).plus(ELECTION).plus(REFRESH_PERIOD)
-				.plus(REDIS_TIMEOUT));
+		assertThat(kill.agreed()).as("node timeout and election, with room for a loaded machine")
+			.isLessThan(Duration.ofMillis(RedisCluster.NODE_TIMEOUT_MILLIS).plus(ELECTION).plus(LOAD_ALLOWANCE));
+		assertThat(outcome.recovery()).as("the election, then a topology refresh and one Redis timeout")
+			.isLessThan(kill.agreed().plus(REFRESH_PERIOD).plus(REDIS_TIMEOUT));
 	}
 
 	@Test
@@ -215,8 +221,7 @@ class RedisClusterFailoverTests {
 	 * Runs the workload through {@code change} to the master of the first account: from before it until a
 	 * holder granted after it began read the account's counter, and 20 more accepted writes.
 	 */
-	private Outcome changeTheMasterOfAnAccount(String fault, boolean overlapsAllowed, Consumer<RedisServer> change)
-			throws InterruptedException {
+	private Change changeTheMasterOfAnAccount(String fault, boolean overlapsAllowed, Consumer<RedisServer> change) {
 		FencedWorkload workload = startWorkload();
 		String account = Checker.KEYS.get(0);
 		RedisServer master = this.cluster.nodeServing(KEYS.lockKey(account));
@@ -224,9 +229,11 @@ class RedisClusterFailoverTests {
 		long started = System.nanoTime();
 		long seen = workload.checker().seen(account);
 		change.accept(master);
+		Duration agreed = Duration.ofNanos(System.nanoTime() - started);
 		Duration recovery = workload.awaitNewGrant(account, started, seen);
 		workload.awaitMoreWrites(20);
-		return Outcome.between(fault, overlapsAllowed, before, workload.snapshot(), recovery);
+		return new Change(Outcome.between(fault + " (every node agreed after " + agreed.toMillis() + " ms)",
+				overlapsAllowed, before, workload.snapshot(), recovery), agreed);
 	}
 
 	/** The node of {@code waiting}'s subscriber connection, found by waiting for a lock that {@code holding} holds. */
@@ -290,6 +297,10 @@ class RedisClusterFailoverTests {
 				LockEngines.onConnections(() -> this.cluster.refreshingConnectionFactory(REFRESH_PERIOD)));
 		this.resources.add(0, engines);
 		return engines;
+	}
+
+	/** A change to the cluster: how the workload went through it, and how long until every node agreed on it. */
+	private record Change(Outcome outcome, Duration agreed) {
 	}
 
 }
