@@ -15,8 +15,8 @@ import dev.locksmith.core.LockUnavailableException;
  * not, with the reason an operator can act on ({@code connection refused}, {@code timed out after 2s},
  * {@code no quorum (1 of 3)}). A lost lease alone turns it DOWN only when configured to. Details:
  * store (and the state of each of its servers when it has several), held locks, leases lost since
- * start and the last loss, and what the store adds, such as the Redlock servers' clock offsets; a
- * warning there keeps it UP.
+ * start and the last loss, and what the store adds, such as the topology of a Redis Cluster as the
+ * connection sees it or the Redlock servers' clock offsets; a warning there keeps it UP.
  *
  * @since 0.1.0
  */
@@ -60,6 +60,7 @@ public final class LocksHealthIndicator extends AbstractHealthIndicator {
 		if (!nodes.isEmpty()) {
 			builder.withDetail("nodes", nodes);
 		}
+		builder.withDetails(this.administration.storeDetails());
 		builder.withDetails(this.storeDetails.get());
 		try {
 			this.administration.ping();

@@ -30,6 +30,15 @@ public interface LockAdministration {
 		return Map.of();
 	}
 
+	/**
+	 * What the store adds to the health details, by name, such as the cluster topology its connection
+	 * sees; asks the store nothing. Empty by default.
+	 * @since 0.2.0
+	 */
+	default Map<String, Object> storeDetails() {
+		return Map.of();
+	}
+
 	/** The locks held in the store by any instance, at most {@code limit} of them. */
 	List<StoredLock> storedLocks(int limit);
 

@@ -10,6 +10,8 @@ import java.util.function.Function;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.UnknownPartitionException;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -42,6 +44,8 @@ final class LettuceScriptRunner implements ScriptRunner {
 
 	private volatile @Nullable RedisConnection connection;
 
+	private volatile @Nullable CompletableFuture<Void> topologyRefresh;
+
 	private LettuceScriptRunner(LettuceConnectionFactory connectionFactory) {
 		this.connectionFactory = connectionFactory;
 	}
@@ -57,8 +61,20 @@ final class LettuceScriptRunner implements ScriptRunner {
 		return this.connectionFactory.isClusterAware();
 	}
 
+	/**
+	 * Runs the script; when a cluster redirected it to a node that this connection does not know yet (a
+	 * master added since its topology was last refreshed), Redis did not run it: refreshes the topology and
+	 * sends it once more.
+	 */
 	@Override
 	public <T> CompletableFuture<T> run(RedisScript<T> script, List<String> keys, List<String> args) {
+		return runOnce(script, keys, args)
+			.exceptionallyCompose((failure) -> (unwrap(failure) instanceof UnknownPartitionException)
+					? refreshedTopology().thenCompose((refreshed) -> runOnce(script, keys, args))
+					: CompletableFuture.failedFuture(failure));
+	}
+
+	private <T> CompletableFuture<T> runOnce(RedisScript<T> script, List<String> keys, List<String> args) {
 		ScriptOutputType outputType = OUTPUT_TYPES.get(script.getResultType());
 		byte[][] rawKeys = raw(keys);
 		byte[][] rawArgs = raw(args);
@@ -67,6 +83,26 @@ final class LettuceScriptRunner implements ScriptRunner {
 			.exceptionallyCompose((failure) -> isNoScript(failure)
 					? commands.<T>eval(script.getScriptAsString(), outputType, rawKeys, rawArgs).toCompletableFuture()
 					: CompletableFuture.failedFuture(failure)));
+	}
+
+	/** A refresh of the cluster client's topology, shared by the calls that ask for one while it runs. */
+	private CompletableFuture<Void> refreshedTopology() {
+		CompletableFuture<Void> running = this.topologyRefresh;
+		if (running == null || running.isDone()) {
+			this.opening.lock();
+			try {
+				running = this.topologyRefresh;
+				if ((running == null || running.isDone())
+						&& this.connectionFactory.getNativeClient() instanceof RedisClusterClient client) {
+					running = client.refreshPartitionsAsync().toCompletableFuture();
+					this.topologyRefresh = running;
+				}
+			}
+			finally {
+				this.opening.unlock();
+			}
+		}
+		return (running != null) ? running : CompletableFuture.completedFuture(null);
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package dev.locksmith.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
@@ -34,6 +35,8 @@ public final class RedisLockAdministration implements LockAdministration {
 
 	private volatile @Nullable String storeDescription;
 
+	private final @Nullable ClusterTopology topology;
+
 	public RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this(connectionFactory, keys, RedisLockBackend.DEFAULT_CLAIM_LEASE);
 	}
@@ -45,6 +48,7 @@ public final class RedisLockAdministration implements LockAdministration {
 		this.claimLease = claimLease;
 		Boolean cluster = RedisLockBackend.LETTUCE_PRESENT ? LettuceState.clusterAware(connectionFactory) : null;
 		this.storeDescription = (cluster != null) ? describe(cluster) : null;
+		this.topology = Boolean.TRUE.equals(cluster) ? ClusterTopology.of(connectionFactory) : null;
 	}
 
 	/**
@@ -64,6 +68,12 @@ public final class RedisLockAdministration implements LockAdministration {
 			}
 		}
 		return (description != null) ? description : "redis";
+	}
+
+	/** On a Redis Cluster, {@code topology}: the cluster as the Lettuce connection sees it. */
+	@Override
+	public Map<String, Object> storeDetails() {
+		return (this.topology != null) ? this.topology.details() : Map.of();
 	}
 
 	@Override

@@ -5,13 +5,15 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Warns when Locksmith's Lettuce connection to a Redis Cluster never refreshes its view of the
- * cluster: Lettuce then follows a moved slot command by command, but finds no node that joined
- * after it connected, so every lock call for a slot moved to such a node fails until a restart.
+ * cluster: Lettuce then keeps sending the commands of a dead master's slots to it, so after its replica
+ * took over every lock call for those slots fails until a restart. (A lock call redirected to a node
+ * that joined after it connected refreshes the view itself, see {@link LettuceScriptRunner}.)
  */
 final class TopologyRefreshCheck {
 
@@ -28,18 +30,22 @@ final class TopologyRefreshCheck {
 		if (!(this.connectionFactory instanceof LettuceConnectionFactory lettuce) || !lettuce.isClusterAware()) {
 			return true;
 		}
-		ClientOptions options = lettuce.getClientConfiguration().getClientOptions().orElse(null);
-		ClusterTopologyRefreshOptions refresh = (options instanceof ClusterClientOptions cluster)
-				? cluster.getTopologyRefreshOptions() : null;
+		ClusterTopologyRefreshOptions refresh = refreshOptions(lettuce);
 		boolean refreshes = refresh != null
 				&& (refresh.isPeriodicRefreshEnabled() || !refresh.getAdaptiveRefreshTriggers().isEmpty());
 		if (!refreshes) {
 			logger.warn("The Redis Cluster connection that Locksmith locks on never refreshes its topology: after "
-					+ "a slot moves to a node added later, every lock call for that slot fails. Set "
+					+ "a master dies and its replica takes over, every lock call for its slots fails. Set "
 					+ "spring.data.redis.lettuce.cluster.refresh.adaptive=true and "
 					+ "spring.data.redis.lettuce.cluster.refresh.period (for example 30s).");
 		}
 		return refreshes;
+	}
+
+	/** How a Lettuce cluster {@code connectionFactory} refreshes its topology; {@code null} when it never does. */
+	static @Nullable ClusterTopologyRefreshOptions refreshOptions(LettuceConnectionFactory connectionFactory) {
+		ClientOptions options = connectionFactory.getClientConfiguration().getClientOptions().orElse(null);
+		return (options instanceof ClusterClientOptions cluster) ? cluster.getTopologyRefreshOptions() : null;
 	}
 
 }

@@ -250,10 +250,13 @@ class LocksmithActuatorAutoConfigurationTests {
 						.containsEntry("held", 1)
 						.containsEntry("lostLeases", 0L);
 					own.stop();
-					Health down = health.health();
-					assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-					assertThat(down.getDetails()).containsEntry("store", "redis-standalone")
-						.containsEntry("error", "connection lost, Lettuce is reconnecting");
+					// A check sent before Lettuce saw the connection close waits for its answer until the timeout.
+					await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+						Health down = health.health();
+						assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+						assertThat(down.getDetails()).containsEntry("store", "redis-standalone")
+							.containsEntry("error", "connection lost, Lettuce is reconnecting");
+					});
 				});
 		}
 	}

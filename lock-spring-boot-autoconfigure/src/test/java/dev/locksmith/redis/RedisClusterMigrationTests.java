@@ -112,16 +112,10 @@ class RedisClusterMigrationTests {
 
 	@Test
 	void fencedWorkGoesThroughAMigratingSlotWithoutAFailedCall() throws Exception {
-		RedisServer checkerServer = RedisServer.start();
-		this.resources.add(0, checkerServer);
-		Checker checker = new Checker(checkerServer.port());
-		this.resources.add(0, checker);
 		LockOptions options = LockOptions.ofTtl(Duration.ofSeconds(2)).withWaitTime(LONG);
-		for (DefaultLockService service : List.of(newService(), newService())) {
-			for (int i = 0; i < 2; i++) {
-				start(() -> FencedCounterWorker.work(service, options, checker));
-			}
-		}
+		FencedWorkload workload = new FencedWorkload(List.of(newService(), newService()), options);
+		this.resources.add(0, workload);
+		Checker checker = workload.checker();
 		String account = Checker.KEYS.get(0);
 		await().atMost(Duration.ofMinutes(1)).until(() -> checker.seen(account) > 0 && accepted(checker) >= 20);
 		Map<String, Long> before = checker.snapshot();
@@ -142,7 +136,6 @@ class RedisClusterMigrationTests {
 			recovery = Duration.ofNanos(Math.max(recovery.toNanos(), System.nanoTime() - finished));
 			await().atMost(Duration.ofMinutes(1)).until(() -> accepted(checker) >= acceptedThen + 20);
 		}
-		checker.stopWorkers();
 		Outcome outcome = Outcome.between("a busy account's slot migrating to another master, its fencing counter moved"
 				+ " first (every script of the slot refused with TRYAGAIN), then the slot handed over; " + WINDOWS
 				+ " time(s)", false, before, checker.snapshot(), recovery);

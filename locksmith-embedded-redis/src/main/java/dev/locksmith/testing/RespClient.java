@@ -20,17 +20,59 @@ final class RespClient {
 	}
 
 	static String call(int port, int timeoutMillis, String... args) {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress("127.0.0.1", port), timeoutMillis);
-			socket.setSoTimeout(timeoutMillis);
-			OutputStream out = socket.getOutputStream();
-			out.write(encode(args));
-			out.flush();
-			return read(new BufferedInputStream(socket.getInputStream()));
+		try (Connection connection = new Connection(port, timeoutMillis)) {
+			return connection.call(args);
 		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Redis on port " + port + " did not answer " + String.join(" ", args), ex);
+	}
+
+	/** One connection kept open for many commands, for administration that sends thousands of them. */
+	static final class Connection implements AutoCloseable {
+
+		private final int port;
+
+		private final Socket socket = new Socket();
+
+		private final OutputStream out;
+
+		private final InputStream in;
+
+		Connection(int port, int timeoutMillis) {
+			this.port = port;
+			try {
+				this.socket.connect(new InetSocketAddress("127.0.0.1", port), timeoutMillis);
+				this.socket.setSoTimeout(timeoutMillis);
+				this.out = this.socket.getOutputStream();
+				this.in = new BufferedInputStream(this.socket.getInputStream());
+			}
+			catch (IOException ex) {
+				close();
+				throw new UncheckedIOException("Could not connect to Redis on port " + port, ex);
+			}
 		}
+
+		/** Sends one command and returns the reply as text. */
+		String call(String... args) {
+			try {
+				this.out.write(encode(args));
+				this.out.flush();
+				return read(this.in);
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(
+						"Redis on port " + this.port + " did not answer " + String.join(" ", args), ex);
+			}
+		}
+
+		@Override
+		public void close() {
+			try {
+				this.socket.close();
+			}
+			catch (IOException ex) {
+				// Nothing left to release.
+			}
+		}
+
 	}
 
 	private static byte[] encode(String... args) {

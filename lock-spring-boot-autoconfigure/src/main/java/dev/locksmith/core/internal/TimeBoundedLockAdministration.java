@@ -54,6 +54,11 @@ public final class TimeBoundedLockAdministration implements LockAdministration, 
 	}
 
 	@Override
+	public Map<String, Object> storeDetails() {
+		return call(this.delegate::storeDetails, "reading of the store's details");
+	}
+
+	@Override
 	public List<StoredLock> storedLocks(int limit) {
 		return call(() -> this.delegate.storedLocks(limit), "listing of the stored locks");
 	}
