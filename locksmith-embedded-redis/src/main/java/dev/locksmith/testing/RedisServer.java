@@ -66,6 +66,14 @@ public final class RedisServer implements AutoCloseable {
 		return server;
 	}
 
+	/** Starts a server of {@code version} on a free port. */
+	public static RedisServer start(RedisVersion version) {
+		RedisServer server = new RedisServer(freePort(), List.of(), null);
+		server.binary = version.binary();
+		server.launch();
+		return server;
+	}
+
 	/**
 	 * Starts a server on a free port with extra environment variables, such as {@code LD_PRELOAD} and
 	 * {@code FAKETIME} to run it under libfaketime.
