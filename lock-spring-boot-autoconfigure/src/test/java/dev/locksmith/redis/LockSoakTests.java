@@ -107,12 +107,13 @@ class LockSoakTests {
 				timers.shutdownNow();
 				SoakSample loaded = samples.get(samples.size() - 1);
 
-				await().atMost(Duration.ofMinutes(1))
-					.alias("idle: nothing held, renewed or waited for, no queue left in Redis")
-					.until(() -> engines.stream().allMatch((engine) -> engine.heldLocks().isEmpty())
-							&& SoakSample.take(since(started), false, redis, engines).engines()
-								.equals(new EngineSizes(0, 0, 0))
-							&& SoakSample.take(since(started), false, redis, engines).queueKeys() == 0);
+				await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
+					assertThat(engines).as("idle: nothing held").allMatch((engine) -> engine.heldLocks().isEmpty());
+					SoakSample now = SoakSample.take(since(started), false, redis, engines);
+					assertThat(now.engines()).as("idle: registries, renewals and waiters")
+						.isEqualTo(new EngineSizes(0, 0, 0));
+					assertThat(now.queueKeys()).as("idle: queue and deadline keys").isZero();
+				});
 				SoakSample idle = await().atMost(Duration.ofMinutes(1))
 					.pollInterval(Duration.ofSeconds(1))
 					.alias("the lock store's clients back to their starting number once Lettuce reconnected")
