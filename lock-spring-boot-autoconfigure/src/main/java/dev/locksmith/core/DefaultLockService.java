@@ -408,6 +408,11 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return this.held.size();
 	}
 
+	/** How many waiters and keys the registry of waiting threads keeps: a test hook. */
+	int waitRegistrySize() {
+		return this.waiters.size();
+	}
+
 	/**
 	 * How much earlier than {@code ttl} after its request a lease counts as ended: the drift allowance, or
 	 * more when the store says a lease of {@code ttl} is valid for less.

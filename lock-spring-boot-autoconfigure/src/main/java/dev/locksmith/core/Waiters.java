@@ -28,6 +28,11 @@ final class Waiters {
 
 	private final AtomicLong arrivals = new AtomicLong();
 
+	/** How many waiters and keys the registry keeps: 0 once nobody waits. */
+	int size() {
+		return this.byOwnerToken.size() + this.byKey.size();
+	}
+
 	/** Registers a waiter, before its first attempt, so that no hand-over to it goes unseen. */
 	Waiter join(List<String> keys, String ownerToken) {
 		Waiter waiter = new Waiter(keys, ownerToken, this.arrivals.incrementAndGet());

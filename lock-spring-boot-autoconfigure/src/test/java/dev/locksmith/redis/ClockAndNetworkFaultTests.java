@@ -531,10 +531,15 @@ class ClockAndNetworkFaultTests {
 				not received it and whose clock is behind), a step back longer than the time since the last grant
 				is enough (last row).
 
-				libfaketime 0.9.10 cannot start Debian's redis-server 7.0.15 (built with jemalloc, which calls
-				`clock_gettime` while libfaketime initialises: "Unexpected recursive calls to clock_gettime()");
-				the clock-faulted server then falls back to the bundled binary, and the run's line above names the
-				version that ran. Under its default settings libfaketime also moves `CLOCK_MONOTONIC`, which an NTP
+				The clock faults run on the bundled Redis 6.2 only, not on the system's 7.x: Debian's
+				`redis-server` 7.0.15 links the shared `libjemalloc.so.2`, whose `malloc` replaces glibc's in the
+				whole process; libfaketime 0.9.10 calls `dlsym` while it initialises, `dlsym` allocates, and
+				jemalloc's first allocation reads `clock_gettime`, which libfaketime intercepts before it is ready
+				("Cannot recover from unexpected recursive calls to clock_gettime()"): the server hangs at start.
+				The bundled binary builds jemalloc in under the `je_` prefix and leaves `malloc` to glibc, so it runs
+				under libfaketime. The network rows share the clock-faulted server, so they run on 6.2 too; the fault
+				suite above (`FaultSuiteTests`) runs on both versions. Under its
+				default settings libfaketime also moves `CLOCK_MONOTONIC`, which an NTP
 				step never does, and scales `sleep` and poll timeouts by the clock rate: the suite fakes the wall
 				clock only and emulates a rate by steps.
 				""");

@@ -13,19 +13,25 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.locksmith.redis.ReliabilityReport.Outcome;
 import dev.locksmith.testing.RedisServer;
+import dev.locksmith.testing.RedisVersion;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Three worker JVMs do fenced read-modify-writes while the lock store suffers one fault after the
- * other; a checker on a Redis that is never faulted counts critical sections, overlaps and lost
- * updates. The figures are written to {@code docs/reliability.md}.
+ * Three worker JVMs do fenced read-modify-writes while the lock store, a {@code redis-server} of each
+ * tested version, suffers one fault after the other; a checker on a Redis that is never faulted counts
+ * critical sections, overlaps and lost updates. The figures are written to {@code docs/reliability.md}.
  */
 @Tag("faults")
+@ParameterizedClass(name = "{0}")
+@EnumSource(RedisVersion.class)
 class FaultSuiteTests {
 
 	private static final int WORKERS = 3;
@@ -37,6 +43,10 @@ class FaultSuiteTests {
 
 	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
 
+	/** The version of the lock store in this run, injected by JUnit. */
+	@Parameter
+	RedisVersion version;
+
 	private final List<Process> workers = new ArrayList<>();
 
 	private RedisServer store;
@@ -47,7 +57,7 @@ class FaultSuiteTests {
 
 	@BeforeEach
 	void start() throws Exception {
-		this.store = RedisServer.start();
+		this.store = RedisServer.start(this.version);
 		this.checkerServer = RedisServer.start();
 		this.checker = new Checker(this.checkerServer.port());
 		for (int i = 0; i < WORKERS; i++) {
@@ -81,7 +91,7 @@ class FaultSuiteTests {
 			assertThat(worker.exitValue()).isZero();
 		}
 		Map<String, Long> end = this.checker.snapshot();
-		ReliabilityReport.write(outcomes, end, this.store.command("INFO", "server"));
+		ReliabilityReport.write(this.version, outcomes, end, this.store.command("INFO", "server"));
 
 		assertThat(end.getOrDefault("unexpected", 0L)).as("failures other than busy or unavailable").isZero();
 		assertThat(end.get("sum")).as("the counters add up to the accepted writes: no lost update")

@@ -30,7 +30,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Read locks and permits on a real {@code redis-server} as Redis keeps them, each engine standing for a
- * process of its own; the store-independent rules are in {@code LockServiceContractTests}.
+ * process of its own; the store-independent rules are in {@code LockBackendContractTests} of {@code locksmith-test}.
  */
 class ReadWriteLockTests {
 

@@ -6,10 +6,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -22,35 +22,41 @@ import dev.locksmith.core.LockInfo;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.testing.RedisCluster;
+import dev.locksmith.testing.RedisClusterExtension;
 import dev.locksmith.testing.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
-/** The lock contract on a real three-node Redis Cluster, where keys of one operation span hash slots. */
-class RedisClusterLockServiceTests extends RedisLockServiceContractTests {
+/**
+ * What a real three-node Redis Cluster adds, where the keys of one operation span hash slots; the lock
+ * contract itself runs on the cluster in {@code locksmith-test} ({@code RedisClusterLockBackendContractTests}).
+ */
+class RedisClusterLockServiceTests {
+
+	private static final Duration LONG = Duration.ofSeconds(30);
+
+	private static final RedisLockKeys KEYS = RedisFixture.KEYS;
+
+	@RegisterExtension
+	static final RedisClusterExtension redisCluster = new RedisClusterExtension();
 
 	private static RedisCluster cluster;
 
-	@BeforeAll
-	static void startCluster() {
-		cluster = RedisCluster.start();
-	}
+	@RegisterExtension
+	final RedisFixture fixture = new RedisFixture(() -> cluster.connectionFactory());
 
-	@AfterAll
-	static void stopCluster() {
-		cluster.close();
+	private DefaultLockService locks;
+
+	@BeforeAll
+	static void findCluster() {
+		cluster = redisCluster.cluster();
 	}
 
 	@BeforeEach
-	void emptyCluster() {
-		cluster.nodes().forEach((node) -> node.command("FLUSHALL"));
-	}
-
-	@Override
-	protected LettuceConnectionFactory connect() {
-		return cluster.connectionFactory();
+	void createService() {
+		this.locks = this.fixture.service();
 	}
 
 	@Test
@@ -74,22 +80,22 @@ class RedisClusterLockServiceTests extends RedisLockServiceContractTests {
 		for (String key : keys) {
 			this.locks.tryAcquire(key, LockOptions.ofTtl(LONG)).orElseThrow();
 		}
-		LettuceConnectionFactory connections = connectForTest();
+		LettuceConnectionFactory connections = this.fixture.connect();
 		RedisLockAdministration administration = new RedisLockAdministration(connections, KEYS);
 
 		assertThat(administration.storedLocks(100)).extracting(LockAdministration.StoredLock::key)
 			.containsExactlyInAnyOrderElementsOf(keys);
 		assertThat(administration.storeDescription()).isEqualTo("redis-cluster");
 		assertThat(administration.forceRelease("c")).isTrue();
-		assertThat(newService().tryAcquire("c", LockOptions.ofTtl(LONG))).isPresent();
+		assertThat(this.fixture.service().tryAcquire("c", LockOptions.ofTtl(LONG))).isPresent();
 	}
 
 	@Test
 	void aWaiterRefusedInOneSlotKeepsNoLockHandedToItInAnother() throws Exception {
 		Duration longClaim = Duration.ofMinutes(1);
-		DefaultLockService waiting = newService(newServiceBuilder(longClaim));
-		DefaultLockService other = newService(newServiceBuilder(longClaim));
-		LockHandle f = newService(newServiceBuilder(longClaim)).tryAcquire("f", LockOptions.ofTtl(LONG)).orElseThrow();
+		DefaultLockService waiting = this.fixture.service(this.fixture.serviceBuilder(longClaim));
+		DefaultLockService other = this.fixture.service(this.fixture.serviceBuilder(longClaim));
+		LockHandle f = this.fixture.service(this.fixture.serviceBuilder(longClaim)).tryAcquire("f", LockOptions.ofTtl(LONG)).orElseThrow();
 		CompletableFuture<Optional<LockHandle>> both = CompletableFuture.supplyAsync(() -> {
 			try {
 				return waiting.tryAcquireAll(List.of("a", "f"), LockOptions.ofTtl(LONG).withWaitTime(LONG));
@@ -98,7 +104,7 @@ class RedisClusterLockServiceTests extends RedisLockServiceContractTests {
 				throw new IllegalStateException(ex);
 			}
 		});
-		StringRedisTemplate redis = new StringRedisTemplate(connectForTest());
+		StringRedisTemplate redis = new StringRedisTemplate(this.fixture.connect());
 		await().until(() -> Long.valueOf(1).equals(redis.opsForList().size(KEYS.queueKey("f"))));
 		LockHandle a = other.tryAcquire("a", LockOptions.ofTtl(LONG)).orElseThrow();
 
@@ -115,9 +121,9 @@ class RedisClusterLockServiceTests extends RedisLockServiceContractTests {
 
 	@Test
 	void aWaiterRefusedInOneSlotKeepsItsPlaceInTheQueuesOfTheOthers() throws Exception {
-		RedisLockBackend backend = new RedisLockBackend(connectForTest(), KEYS);
-		this.resources.add(0, backend);
-		StringRedisTemplate redis = new StringRedisTemplate(connectForTest());
+		RedisLockBackend backend = new RedisLockBackend(this.fixture.connect(), KEYS);
+		this.fixture.closeWith(backend);
+		StringRedisTemplate redis = new StringRedisTemplate(this.fixture.connect());
 		assertThat(ClusterSlotHashUtil.calculateSlot(KEYS.lockKey("a")))
 			.isNotEqualTo(ClusterSlotHashUtil.calculateSlot(KEYS.lockKey("f")));
 		assertThat(attempt(backend, List.of("a"), "holder:a").acquired()).isTrue();
@@ -151,7 +157,7 @@ class RedisClusterLockServiceTests extends RedisLockServiceContractTests {
 		RedisServer evicting = cluster.nodes().get(1);
 		evicting.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
 		try {
-			assertThat(new EvictionPolicyCheck(connectForTest()).check()).hasSize(3)
+			assertThat(new EvictionPolicyCheck(this.fixture.connect()).check()).hasSize(3)
 				.containsEntry("Redis node 127.0.0.1:" + evicting.port(), "allkeys-lru")
 				.containsValues("noeviction");
 		}
@@ -164,17 +170,17 @@ class RedisClusterLockServiceTests extends RedisLockServiceContractTests {
 	void aKeyThatStartsWithAClosingBraceIsLockedAndListedLikeAnyOther() throws Exception {
 		LockHandle handle = this.locks.tryAcquireAll(List.of("a", "}x"), LockOptions.ofTtl(LONG)).orElseThrow();
 
-		assertThat(newService().tryAcquire("}x", LockOptions.ofTtl(LONG))).isEmpty();
-		RedisLockAdministration administration = new RedisLockAdministration(connectForTest(), KEYS);
+		assertThat(this.fixture.service().tryAcquire("}x", LockOptions.ofTtl(LONG))).isEmpty();
+		RedisLockAdministration administration = new RedisLockAdministration(this.fixture.connect(), KEYS);
 		assertThat(administration.storedLocks(100)).extracting(LockAdministration.StoredLock::key)
 			.containsExactlyInAnyOrder("a", "}x");
 		handle.close();
-		assertThat(newService().tryAcquire("}x", LockOptions.ofTtl(LONG))).isPresent();
+		assertThat(this.fixture.service().tryAcquire("}x", LockOptions.ofTtl(LONG))).isPresent();
 	}
 
 	@Test
 	void aFailingLockInALaterSlotGivesBackTheLocksAlreadyTaken() throws Exception {
-		StringRedisTemplate redis = new StringRedisTemplate(connectForTest());
+		StringRedisTemplate redis = new StringRedisTemplate(this.fixture.connect());
 		assertThat(ClusterSlotHashUtil.calculateSlot(KEYS.lockKey("a")))
 			.isNotEqualTo(ClusterSlotHashUtil.calculateSlot(KEYS.lockKey("b")));
 		redis.opsForHash().put(KEYS.fenceKey("b"), "not", "a counter");
@@ -188,10 +194,10 @@ class RedisClusterLockServiceTests extends RedisLockServiceContractTests {
 
 	@Test
 	void aBusyLockInALaterSlotGivesBackTheLocksAlreadyTaken() throws Exception {
-		LockHandle busy = newService().tryAcquire("f", LockOptions.ofTtl(LONG)).orElseThrow();
+		LockHandle busy = this.fixture.service().tryAcquire("f", LockOptions.ofTtl(LONG)).orElseThrow();
 
 		assertThat(this.locks.tryAcquireAll(List.of("a", "b", "c", "d", "e", "f"), LockOptions.ofTtl(LONG))).isEmpty();
-		LettuceConnectionFactory connections = connectForTest();
+		LettuceConnectionFactory connections = this.fixture.connect();
 		StringRedisTemplate redis = new StringRedisTemplate(connections);
 		assertThat(List.of("a", "b", "c", "d", "e")).as("no lock left behind")
 			.noneMatch((key) -> Boolean.TRUE.equals(redis.hasKey(KEYS.lockKey(key))));

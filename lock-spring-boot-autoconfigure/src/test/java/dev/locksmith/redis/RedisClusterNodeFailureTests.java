@@ -28,7 +28,7 @@ import static org.awaitility.Awaitility.await;
  */
 class RedisClusterNodeFailureTests {
 
-	private static final RedisLockKeys KEYS = RedisLockServiceContractTests.KEYS;
+	private static final RedisLockKeys KEYS = RedisFixture.KEYS;
 
 	private static final Duration LONG = Duration.ofSeconds(30);
 
@@ -150,7 +150,7 @@ class RedisClusterNodeFailureTests {
 		LettuceConnectionFactory connections = this.cluster.connectionFactory();
 		RedisLockBackend backend = new RedisLockBackend(connections, KEYS);
 		DefaultLockService service = DefaultLockService.builder(backend)
-			.storeTimeout(RedisLockServiceContractTests.REDIS_TIMEOUT)
+			.storeTimeout(RedisFixture.REDIS_TIMEOUT)
 			.driftAllowance(driftAllowance)
 			.build();
 		this.resources.add(0, connections::destroy);

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,8 +45,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
-/** The lock contract and the Redis-specific guarantees, against a real {@code redis-server}. */
-class RedisLockServiceTests extends RedisLockServiceContractTests {
+/**
+ * The Redis store's own guarantees against a real {@code redis-server}: round trips, hand-overs, pub/sub,
+ * queues and outages. The lock contract itself runs in {@code locksmith-test}
+ * ({@code RedisLockBackendContractTests}), on each tested Redis version.
+ */
+class RedisLockServiceTests {
+
+	private static final Duration LONG = Duration.ofSeconds(30);
+
+	private static final RedisLockKeys KEYS = RedisFixture.KEYS;
 
 	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
@@ -54,14 +63,19 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	private static RedisServer redis;
 
+	@RegisterExtension
+	final RedisFixture fixture = new RedisFixture(() -> redis.connectionFactory());
+
+	private DefaultLockService locks;
+
 	@BeforeAll
 	static void findRedis() {
 		redis = redisServer.server();
 	}
 
-	@Override
-	protected LettuceConnectionFactory connect() {
-		return redis.connectionFactory();
+	@BeforeEach
+	void createService() {
+		this.locks = this.fixture.service();
 	}
 
 	@Test
@@ -87,7 +101,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	@Test
 	void theStoredOwnerIsTheInstanceIdAnd128RandomBits() throws Exception {
-		DefaultLockService named = newService(newServiceBuilder().instanceId("checkout-7"));
+		DefaultLockService named = this.fixture.service(this.fixture.serviceBuilder().instanceId("checkout-7"));
 		Set<String> owners = new HashSet<>();
 		for (int i = 0; i < 100; i++) {
 			try (LockHandle held = named.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow()) {
@@ -99,7 +113,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	@Test
 	void aWaiterIsWokenByTheReleaseNotificationNotByPolling() throws Exception {
-		DefaultLockService waiting = newService(newServiceBuilder().recheckInterval(Duration.ofMinutes(5)));
+		DefaultLockService waiting = this.fixture.service(this.fixture.serviceBuilder().recheckInterval(Duration.ofMinutes(5)));
 		warmUpScripts();
 		LockHandle holder = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
 		redis.resetStats();
@@ -123,12 +137,12 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	@Test
 	void aWaiterForOneKeyStartsOnTheHandOverWithTheFencingTokenItCarriesWithoutAskingAgain() throws Exception {
-		LettuceConnectionFactory connections = connectForTest();
+		LettuceConnectionFactory connections = this.fixture.connect();
 		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connections, KEYS);
-		this.resources.add(0, notifications::destroy);
+		this.fixture.closeWith(notifications::destroy);
 		CountedAttempts backend = new CountedAttempts(new RedisLockBackend(connections, KEYS));
-		this.resources.add(0, backend.delegate());
-		DefaultLockService waiting = newService(DefaultLockService.builder(backend)
+		this.fixture.closeWith(backend.delegate());
+		DefaultLockService waiting = this.fixture.service(DefaultLockService.builder(backend)
 			.releaseNotifications(notifications)
 			.recheckInterval(Duration.ofMinutes(5)));
 		warmUpScripts();
@@ -154,7 +168,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	@Test
 	void aLockHandedOverIsRenewedBeforeItsClaimEndsWhileAnotherLeaseHasARenewalPending() throws Exception {
-		DefaultLockService service = newService();
+		DefaultLockService service = this.fixture.service();
 		LockHandle other = service.tryAcquire("other", LockOptions.ofTtl(Duration.ofSeconds(9))).orElseThrow();
 		LockHandle holder = service.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
 		redis.resetStats();
@@ -176,7 +190,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	@Test
 	void allWaitersOfAProcessShareOneSubscriberConnection() throws Exception {
-		DefaultLockService other = newService();
+		DefaultLockService other = this.fixture.service();
 		List<LockHandle> holders = new ArrayList<>();
 		for (int key = 0; key < 4; key++) {
 			holders.add(this.locks.tryAcquire("job:" + key, LockOptions.ofTtl(LONG)).orElseThrow());
@@ -213,7 +227,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	@Test
 	void aKeyIsUnsubscribedWhenNoWaiterHasWaitedForItForAWhile() throws Exception {
-		DefaultLockService waiting = newService();
+		DefaultLockService waiting = this.fixture.service();
 		String channel = KEYS.releaseChannel("job");
 		ExecutorService waiterThread = Executors.newSingleThreadExecutor();
 		try (LockHandle holder = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow()) {
@@ -262,7 +276,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 	@Test
 	void pollingWaitersGetTheLockWithoutNotifications() throws Exception {
 		LockHandle holder = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
-		DefaultLockService polling = newService(newServiceBuilder().releaseNotifications(null)
+		DefaultLockService polling = this.fixture.service(this.fixture.serviceBuilder().releaseNotifications(null)
 			.recheckInterval(Duration.ofMillis(50)));
 		redis.resetStats();
 		CompletableFuture<Optional<LockHandle>> waiter = CompletableFuture.supplyAsync(() -> {
@@ -337,7 +351,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 			long started = System.nanoTime();
 			assertThatExceptionOfType(LockUnavailableException.class)
 				.isThrownBy(() -> this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)))
-				.withMessageContaining("within " + REDIS_TIMEOUT.toMillis() + "ms");
+				.withMessageContaining("within " + RedisFixture.REDIS_TIMEOUT.toMillis() + "ms");
 			assertThat(Duration.ofNanos(System.nanoTime() - started)).as("bounded by the timeout, not the client's")
 				.isLessThan(Duration.ofSeconds(10));
 		}
@@ -349,7 +363,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 	@Test
 	void aLeaseLostWhileRedisWasFrozenIsReleasedWhenClosed() throws Exception {
 		// A drift allowance of most of the lease makes this process give the lease up long before Redis does.
-		DefaultLockService impatient = newService(newServiceBuilder().driftAllowance(Duration.ofMillis(9500)));
+		DefaultLockService impatient = this.fixture.service(this.fixture.serviceBuilder().driftAllowance(Duration.ofMillis(9500)));
 		List<LockLostEvent> lost = LostLeaseRecorder.listeningTo(impatient).events();
 		LockHandle handle = await().ignoreException(LockUnavailableException.class)
 			.until(() -> impatient.tryAcquire("job", LockOptions.ofTtl(Duration.ofSeconds(10))), Optional::isPresent)
@@ -371,7 +385,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	@Test
 	void isHeldIsNeverTrueOnceRedisLetTheLeaseExpire() throws Exception {
-		StringRedisTemplate template = new StringRedisTemplate(connectForTest());
+		StringRedisTemplate template = new StringRedisTemplate(this.fixture.connect());
 		for (int round = 0; round < 100; round++) {
 			LockOptions shortLease = LockOptions.ofTtl(Duration.ofNanos(20_500_000)).withRenew(false);
 			LockHandle handle = this.locks.tryAcquire("short", shortLease).orElseThrow();
@@ -385,8 +399,8 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	@Test
 	void aWaiterForSeveralKeysIsPassedOverOnAFreedKeyWhileAnotherOfItsKeysIsBusyAndKeepsItsPlace() throws Exception {
-		RedisLockBackend backend = new RedisLockBackend(connectForTest(), KEYS);
-		this.resources.add(backend::close);
+		RedisLockBackend backend = new RedisLockBackend(this.fixture.connect(), KEYS);
+		this.fixture.closeWith(backend);
 		assertThat(attempt(backend, List.of("a"), "first:holder", Duration.ZERO).acquired()).isTrue();
 		assertThat(attempt(backend, List.of("b"), "busy:holder", Duration.ZERO).acquired()).isTrue();
 		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).acquired()).isFalse();
@@ -417,9 +431,9 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	@Test
 	void aReleaseWithAMinimumHoldIsNotLengthenedByARenewalSentBeforeIt() throws Exception {
-		DelayedRenewals backend = new DelayedRenewals(new RedisLockBackend(connectForTest(), KEYS));
-		this.resources.add(0, backend.delegate());
-		DefaultLockService service = newService(DefaultLockService.builder(backend).storeTimeout(Duration.ofSeconds(10)));
+		DelayedRenewals backend = new DelayedRenewals(new RedisLockBackend(this.fixture.connect(), KEYS));
+		this.fixture.closeWith(backend.delegate());
+		DefaultLockService service = this.fixture.service(DefaultLockService.builder(backend).storeTimeout(Duration.ofSeconds(10)));
 		Duration ttl = Duration.ofSeconds(3);
 		LockHandle handle = service.tryAcquire("job", LockOptions.ofTtl(ttl).withHoldAtLeast(Duration.ofSeconds(2)))
 			.orElseThrow();
@@ -437,10 +451,10 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 	@Test
 	void aWaiterThatGivesUpLeavesTheQueue() throws Exception {
 		LockHandle held = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
-		CompletableFuture<Optional<LockHandle>> patient = waitInBackground(newService(), "job", Duration.ofMinutes(1));
+		CompletableFuture<Optional<LockHandle>> patient = waitInBackground(this.fixture.service(), "job", Duration.ofMinutes(1));
 		await().until(() -> redis.command("LLEN", KEYS.queueKey("job")).equals("1"));
 
-		CompletableFuture<Optional<LockHandle>> impatient = waitInBackground(newService(), "job", Duration.ofSeconds(3));
+		CompletableFuture<Optional<LockHandle>> impatient = waitInBackground(this.fixture.service(), "job", Duration.ofSeconds(3));
 		await().atMost(Duration.ofSeconds(10))
 			.alias("the impatient waiter queued behind the patient one")
 			.until(() -> redis.command("LLEN", KEYS.queueKey("job")).equals("2")
@@ -456,11 +470,11 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	@Test
 	void aQueuedWaiterWhoseDeadlinePassedIsSkipped() throws Exception {
-		DefaultLockService holder = newService(newServiceBuilder(Duration.ofMinutes(1)));
+		DefaultLockService holder = this.fixture.service(this.fixture.serviceBuilder(Duration.ofMinutes(1)));
 		LockHandle held = holder.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
 		redis.command("RPUSH", KEYS.queueKey("job"), "crashed-instance:ghost");
 		redis.command("HSET", KEYS.deadlinesKey("job"), "crashed-instance:ghost", "1");
-		DefaultLockService live = newService(newServiceBuilder(Duration.ofMinutes(1)));
+		DefaultLockService live = this.fixture.service(this.fixture.serviceBuilder(Duration.ofMinutes(1)));
 		CompletableFuture<Optional<LockHandle>> next = waitInBackground(live, "job", Duration.ofMinutes(2));
 		await().until(() -> redis.command("LLEN", KEYS.queueKey("job")).equals("2"));
 
@@ -490,10 +504,10 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	@Test
 	void lockingRecoversWhenTheConnectionFactoryIsReset() throws Exception {
-		LettuceConnectionFactory connections = connectForTest();
+		LettuceConnectionFactory connections = this.fixture.connect();
 		RedisLockBackend backend = new RedisLockBackend(connections, KEYS);
-		this.resources.add(0, backend);
-		DefaultLockService service = newService(DefaultLockService.builder(backend).storeTimeout(REDIS_TIMEOUT));
+		this.fixture.closeWith(backend);
+		DefaultLockService service = this.fixture.service(DefaultLockService.builder(backend).storeTimeout(RedisFixture.REDIS_TIMEOUT));
 		service.tryAcquire("before", LockOptions.ofTtl(LONG)).orElseThrow().close();
 
 		connections.resetConnection();
@@ -505,7 +519,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	@Test
 	void twoThousandContendedCyclesStartAlmostNoThread() throws Exception {
-		DefaultLockService other = newService();
+		DefaultLockService other = this.fixture.service();
 		ExecutorService contenders = Executors.newFixedThreadPool(2);
 		try {
 			contenders.invokeAll(List.of(() -> null, () -> null));
@@ -527,7 +541,7 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 
 	@Test
 	void callsTimedOutAgainstAFrozenRedisLeaveNoThreadBehind() throws Exception {
-		DefaultLockService impatient = newService(newServiceBuilder().storeTimeout(Duration.ofMillis(20)));
+		DefaultLockService impatient = this.fixture.service(this.fixture.serviceBuilder().storeTimeout(Duration.ofMillis(20)));
 		await().ignoreExceptions().until(() -> {
 			impatient.tryAcquire("warm-up", LockOptions.ofTtl(LONG)).orElseThrow().close();
 			return true;
@@ -580,8 +594,8 @@ class RedisLockServiceTests extends RedisLockServiceContractTests {
 	}
 
 	private RedisReleaseNotifications notificationsWatching(String key, ReleaseNotifications.Listener listener) {
-		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connectForTest(), KEYS);
-		this.resources.add(0, notifications::destroy);
+		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(this.fixture.connect(), KEYS);
+		this.fixture.closeWith(notifications::destroy);
 		notifications.listen(listener);
 		notifications.watch(key, Duration.ofSeconds(10));
 		return notifications;

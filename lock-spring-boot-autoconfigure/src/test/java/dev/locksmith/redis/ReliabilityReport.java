@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.locksmith.testing.RedisVersion;
+
 /**
  * Writes the fault suite's figures to {@code target/reliability.md}, and to {@code docs/reliability.md}
  * at the project root when the system property {@code reliability.publish} is {@code true}.
@@ -23,11 +25,23 @@ final class ReliabilityReport {
 	private ReliabilityReport() {
 	}
 
-	static void write(List<Outcome> outcomes, Map<String, Long> totals, String redisInfo) throws IOException {
+	/**
+	 * Writes the fault suite's page, its table on the bundled Redis first, or, for {@code version}
+	 * {@link RedisVersion#SYSTEM}, its table on the system's Redis as a section of the page.
+	 */
+	static void write(RedisVersion version, List<Outcome> outcomes, Map<String, Long> totals, String redisInfo)
+			throws IOException {
+		String table = table(outcomes, totals, redisInfo);
+		if (version == RedisVersion.SYSTEM) {
+			writeSection("faults-system-redis", "## The same faults on the system's Redis\n\nThe fault suite runs on"
+					+ " both tested versions; this table is its run on the system's `redis-server`.\n\n" + table);
+			return;
+		}
 		StringBuilder report = new StringBuilder("""
 				# Reliability under faults
 
-				Written by `FaultSuiteTests`, which `./mvnw verify` runs; this page is refreshed with
+				Written by `FaultSuiteTests`, which `./mvnw verify` runs on each tested Redis version (the bundled
+				6.2 here, the system's 7.x in a section below); this page is refreshed with
 				`./mvnw -pl lock-spring-boot-autoconfigure -am verify -Dtest=FaultSuiteTests -Dsurefire.failIfNoSpecifiedTests=false -Dreliability.publish=true`.
 
 				Three worker JVMs, two threads each, lock one of three accounts at random and do a fenced
@@ -42,17 +56,7 @@ final class ReliabilityReport {
 				until its lease ended in Redis; memory stays full until 20 lock calls failed closed.
 
 				""");
-		report.append("Run of ").append(LocalDate.now()).append(" on ").append(Runtime.getRuntime().availableProcessors())
-			.append(" cores, Redis ").append(redisVersion(redisInfo)).append(".\n\n");
-		report.append("| fault | critical sections | overlaps (allowed by the model?) | stale reads and writes rejected"
-				+ " | lost updates | lock calls that failed closed | recovery |\n|---|---|---|---|---|---|---|\n");
-		for (Outcome outcome : outcomes) {
-			report.append(row(outcome)).append('\n');
-		}
-		report.append("| **whole run** | ").append(totals.getOrDefault("sections", 0L)).append(" | ")
-			.append(totals.getOrDefault("overlaps", 0L)).append(" | ").append(totals.getOrDefault("rejected", 0L))
-			.append(" | ").append(totals.get("accepted") - totals.get("sum")).append(" | ")
-			.append(totals.getOrDefault("unavailable", 0L)).append(" | |\n");
+		report.append(table);
 		report.append("""
 
 				Overlaps are expected only where the model allows them: after the store lost its data, or a
@@ -72,6 +76,23 @@ final class ReliabilityReport {
 			}
 			Files.writeString(published, report + sections);
 		}
+	}
+
+	/** The run's line and its table of faults. */
+	private static String table(List<Outcome> outcomes, Map<String, Long> totals, String redisInfo) {
+		StringBuilder table = new StringBuilder();
+		table.append("Run of ").append(LocalDate.now()).append(" on ").append(Runtime.getRuntime().availableProcessors())
+			.append(" cores, Redis ").append(redisVersion(redisInfo)).append(".\n\n");
+		table.append("| fault | critical sections | overlaps (allowed by the model?) | stale reads and writes rejected"
+				+ " | lost updates | lock calls that failed closed | recovery |\n|---|---|---|---|---|---|---|\n");
+		for (Outcome outcome : outcomes) {
+			table.append(row(outcome)).append('\n');
+		}
+		table.append("| **whole run** | ").append(totals.getOrDefault("sections", 0L)).append(" | ")
+			.append(totals.getOrDefault("overlaps", 0L)).append(" | ").append(totals.getOrDefault("rejected", 0L))
+			.append(" | ").append(totals.get("accepted") - totals.get("sum")).append(" | ")
+			.append(totals.getOrDefault("unavailable", 0L)).append(" | |\n");
+		return table.toString();
 	}
 
 	/**

@@ -13,7 +13,7 @@ import java.util.stream.Stream;
  * Finds a {@code redis-server} executable: the path in the environment variable
  * {@code LOCKSMITH_REDIS_SERVER} ({@code bundled} forces the bundled one), else the one on
  * {@code PATH}, else the Linux binary bundled in {@code com.github.codemonstur:embedded-redis},
- * copied once to a temporary file.
+ * copied once to a temporary file. {@link RedisVersion} picks one of two builds explicitly.
  */
 public final class RedisBinary {
 
@@ -56,6 +56,15 @@ public final class RedisBinary {
 			return Optional.empty();
 		}
 		return Optional.of(chosen.equals("bundled") ? bundled() : Path.of(chosen));
+	}
+
+	/** The system's executable: the path in {@code LOCKSMITH_REDIS_SYSTEM}, else the one on {@code PATH}. */
+	static Optional<Path> system() {
+		String chosen = System.getenv("LOCKSMITH_REDIS_SYSTEM");
+		if (chosen != null && !chosen.isBlank()) {
+			return Optional.of(Path.of(chosen)).filter(Files::isExecutable);
+		}
+		return onPath();
 	}
 
 	private static Optional<Path> onPath() {

@@ -69,6 +69,14 @@ public final class RedisServer implements AutoCloseable {
 		return server;
 	}
 
+	/** Starts a server of {@code version} on a free port. */
+	public static RedisServer start(RedisVersion version) {
+		RedisServer server = new RedisServer(freePort(), List.of(), null);
+		server.binary = version.binary();
+		server.launch();
+		return server;
+	}
+
 	/**
 	 * Starts a server on {@code port} in a session of its own (through {@code setsid}, where there is
 	 * one), for an application that stops it on shutdown: a Ctrl+C in the terminal signals the whole
@@ -94,25 +102,17 @@ public final class RedisServer implements AutoCloseable {
 
 	/**
 	 * Starts a server on a free port whose wall clock is {@code clock}: stepping or drifting the clock
-	 * moves the server's {@code TIME} and key expiry; a restart keeps the clock.
+	 * moves the server's {@code TIME} and key expiry; a restart keeps the clock. It is always the bundled
+	 * binary ({@link RedisVersion#BUNDLED}): Debian's {@code redis-server} 7.0 links the shared
+	 * {@code libjemalloc.so.2}, whose {@code malloc} replaces glibc's in the whole process, and
+	 * libfaketime 0.9.10 then recurses into its own {@code clock_gettime} while it initialises ("Cannot
+	 * recover from unexpected recursive calls to clock_gettime()") and the server never starts; the bundled
+	 * binary builds jemalloc in under the {@code je_} prefix and leaves {@code malloc} to glibc.
 	 */
 	public static RedisServer start(FakeClock clock) {
 		RedisServer server = new RedisServer(freePort(), List.of(), null, clock.environment());
-		try {
-			server.launch();
-		}
-		catch (IllegalStateException ex) {
-			if (!String.valueOf(ex.getMessage()).contains("libfaketime")) {
-				throw ex;
-			}
-			// Debian's redis-server 7.0 (jemalloc) dies at start under libfaketime 0.9.10 ("Unexpected
-			// recursive calls to clock_gettime()"); the bundled 6.2.6 (libc malloc) runs under it.
-			System.err.println("redis-server " + RedisBinary.get() + " cannot start under libfaketime;"
-					+ " the clock-faulted server is the bundled one. " + ex.getMessage());
-			server.kill();
-			server.binary = RedisBinary.bundled();
-			server.launch();
-		}
+		server.binary = RedisVersion.BUNDLED.binary();
+		server.launch();
 		return server;
 	}
 

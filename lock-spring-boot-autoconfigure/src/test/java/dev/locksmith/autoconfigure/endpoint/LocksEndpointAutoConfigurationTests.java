@@ -2,13 +2,21 @@ package dev.locksmith.autoconfigure.endpoint;
 
 import java.io.InputStream;
 import java.time.Duration;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.jmx.JmxEndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.OperationType;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.jmx.ExposableJmxEndpoint;
+import org.springframework.boot.actuate.endpoint.jmx.JmxEndpointsSupplier;
+import org.springframework.boot.actuate.endpoint.jmx.JmxOperation;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.jmx.JmxAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
@@ -27,7 +35,10 @@ import dev.locksmith.testing.RedisServerExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-/** The endpoint's key visibility, under management.endpoint.locks, and the properties it replaced. */
+/**
+ * When the locks endpoint is configured and which operations it serves, its key visibility under
+ * management.endpoint.locks, and the properties it replaced.
+ */
 class LocksEndpointAutoConfigurationTests {
 
 	@RegisterExtension
@@ -78,12 +89,57 @@ class LocksEndpointAutoConfigurationTests {
 					tuple("locksmith.actuator.roles", "management.endpoint.locks.roles"));
 	}
 
+	@Test
+	void theEndpointIsAbsentUntilExposed() {
+		this.runner.withPropertyValues("management.endpoints.web.exposure.include=health")
+			.run((context) -> assertThat(context).doesNotHaveBean(LocksEndpoint.class));
+	}
+
+	@Test
+	void theEndpointIsAbsentWhenItsAccessIsNone() {
+		this.runner.withPropertyValues("management.endpoint.locks.access=NONE")
+			.run((context) -> assertThat(context).doesNotHaveBean(LocksEndpoint.class));
+	}
+
+	@Test
+	void forcedReleaseIsServedOnlyWithUnrestrictedAccess() {
+		ApplicationContextRunner discovered = withEndpointDiscovery();
+		discovered.run((context) -> assertThat(locksOperations(context)).containsExactly(OperationType.READ));
+		discovered.withPropertyValues("management.endpoint.locks.access=UNRESTRICTED")
+			.run((context) -> assertThat(locksOperations(context)).containsExactlyInAnyOrder(OperationType.READ,
+					OperationType.DELETE));
+	}
+
+	@Test
+	void theRetiredReleaseFlagDoesNotOpenTheDeleteOperation() {
+		withEndpointDiscovery().withPropertyValues("locksmith.actuator.release-enabled=true")
+			.run((context) -> assertThat(locksOperations(context)).containsExactly(OperationType.READ));
+	}
+
 	private static String shownKey(ApplicationContext context) throws InterruptedException {
 		try (LockHandle held = context.getBean(LockService.class)
 			.acquire("invoice-42", LockOptions.ofTtl(Duration.ofSeconds(30)))) {
 			InstanceLocks locks = (InstanceLocks) context.getBean(LocksEndpoint.class).locks(null, SecurityContext.NONE);
 			return locks.locks().stream().map(HeldLock::key).findFirst().orElseThrow();
 		}
+	}
+
+	/** Actuator's own discovery of endpoints and their operations, over JMX, which needs no web server. */
+	private ApplicationContextRunner withEndpointDiscovery() {
+		return this.runner
+			.withConfiguration(AutoConfigurations.of(JmxAutoConfiguration.class, EndpointAutoConfiguration.class,
+					JmxEndpointAutoConfiguration.class))
+			.withPropertyValues("spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=locks");
+	}
+
+	private static Set<OperationType> locksOperations(ApplicationContext context) {
+		ExposableJmxEndpoint locks = context.getBean(JmxEndpointsSupplier.class)
+			.getEndpoints()
+			.stream()
+			.filter((endpoint) -> endpoint.getEndpointId().toString().equals("locks"))
+			.findFirst()
+			.orElseThrow();
+		return locks.getOperations().stream().map(JmxOperation::getType).collect(Collectors.toSet());
 	}
 
 }

@@ -12,7 +12,7 @@ import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
-import dev.locksmith.core.LockServiceContractTests;
+import dev.locksmith.test.contract.LockBackendContractTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -21,7 +21,7 @@ import static org.awaitility.Awaitility.await;
  * The lock contract on the in-memory store, plus the queue rules the Redis store keeps across
  * processes: every engine here shares one store, as the processes of a fleet share one Redis.
  */
-class InMemoryLockServiceTests extends LockServiceContractTests {
+class InMemoryLockServiceTests extends LockBackendContractTests {
 
 	private final InMemoryLockBackend store = new InMemoryLockBackend();
 

@@ -4,10 +4,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.locksmith.core.DefaultLockService;
-import dev.locksmith.core.LockServiceContractTests;
+import dev.locksmith.test.contract.LockBackendContractTests;
 
-/** The lock contract on Redlock over three real {@code redis-server} processes. */
-class RedlockLockServiceContractTests extends LockServiceContractTests {
+/**
+ * The lock contract on Redlock over three real {@code redis-server} processes; its fixtures come from the
+ * tests of {@code lock-spring-boot-autoconfigure}.
+ */
+class RedlockLockBackendContractTests extends LockBackendContractTests {
 
 	@RegisterExtension
 	static final RedisServers servers = new RedisServers();

@@ -1,0 +1,47 @@
+package dev.locksmith.autoconfigure.health;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.test.context.FilteredClassLoader;
+
+import dev.locksmith.actuate.ActuatorContexts;
+import dev.locksmith.actuate.LocksEndpoint;
+import dev.locksmith.actuate.LocksHealthIndicator;
+import dev.locksmith.actuate.LostLeaseTracker;
+import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockService;
+
+import static dev.locksmith.actuate.ActuatorContexts.HOLD;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** When the health contributor is configured, and that locking goes on without Actuator or Micrometer. */
+class LocksHealthContributorAutoConfigurationTests {
+
+	@RegisterExtension
+	static final ActuatorContexts contexts = new ActuatorContexts();
+
+	@Test
+	void withoutActuatorOrMicrometerLockingStillWorks() {
+		contexts.runner().withClassLoader(new FilteredClassLoader(Endpoint.class, HealthIndicator.class, MeterRegistry.class))
+			.run((context) -> {
+				assertThat(context).hasNotFailed()
+					.doesNotHaveBean(LocksEndpoint.class)
+					.doesNotHaveBean(LocksHealthIndicator.class)
+					.getBean(LockService.class)
+					.isInstanceOf(DefaultLockService.class);
+				assertThat(context.getBean(LockService.class).tryAcquire("job", HOLD)).isPresent();
+			});
+	}
+
+	@Test
+	void theHealthContributorCanBeSwitchedOff() {
+		contexts.runner().withPropertyValues("management.health.locks.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LocksHealthIndicator.class)
+				.doesNotHaveBean(LostLeaseTracker.class)
+				.hasSingleBean(LocksEndpoint.class));
+	}
+
+}

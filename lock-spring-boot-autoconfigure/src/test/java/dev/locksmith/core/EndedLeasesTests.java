@@ -1,0 +1,42 @@
+package dev.locksmith.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The engine forgets locks whose unrenewed lease ended, whatever the store: no registry that only grows. */
+class EndedLeasesTests {
+
+	private final DefaultLockService locks = DefaultLockService.builder(new FakeLockBackend()).build();
+
+	@AfterEach
+	void close() {
+		this.locks.close();
+	}
+
+	@Test
+	void unrenewedLocksWhoseLeaseEndedLeaveHeldLocksAndTheRegistry() throws Exception {
+		LockOptions shortLease = LockOptions.ofTtl(Duration.ofMillis(300)).withRenew(false);
+		List<LockHandle> abandoned = new ArrayList<>();
+		for (int i = 0; i < 50; i++) {
+			abandoned.add(this.locks.tryAcquire("job:" + i, shortLease).orElseThrow());
+		}
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.locks.heldLocks().isEmpty());
+		assertThat(this.locks.registrySize()).isZero();
+
+		for (int i = 0; i < 50; i++) {
+			abandoned.add(this.locks.tryAcquire("next:" + i, shortLease).orElseThrow());
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> abandoned.stream().noneMatch(LockHandle::isHeld));
+		this.locks.tryAcquire("other", LockOptions.ofTtl(Duration.ofSeconds(30))).orElseThrow();
+		assertThat(this.locks.registrySize()).as("ended leases dropped when a lock is added").isOne();
+	}
+
+}

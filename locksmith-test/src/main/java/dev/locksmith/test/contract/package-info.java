@@ -1,0 +1,8 @@
+/**
+ * The lock contract that every {@code LockBackend} must keep, as an abstract JUnit test class that a
+ * store of your own extends.
+ */
+@NullMarked
+package dev.locksmith.test.contract;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,26 @@
+package dev.locksmith.redis;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.test.contract.LockBackendContractTests;
+
+/**
+ * The lock contract on a Redis deployment, through the fixture of {@code lock-spring-boot-autoconfigure}'s
+ * tests: every service gets connections, release notifications and a backend of its own.
+ */
+abstract class RedisDeploymentContractTests extends LockBackendContractTests {
+
+	@RegisterExtension
+	final RedisFixture fixture = new RedisFixture(this::connect);
+
+	/** New, started connections to the deployment under test. */
+	protected abstract LettuceConnectionFactory connect();
+
+	@Override
+	protected DefaultLockService.Builder newServiceBuilder() {
+		return this.fixture.serviceBuilder();
+	}
+
+}
