@@ -23,6 +23,11 @@
 -- and a free key never bounces between waiters that cannot use it.
 local n = #KEYS / 5
 local owner, lease, fenceLifetime, queueFor, claimLease = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
+-- The uncontended path: one free key that nobody waits for.
+if n == 1 and redis.call('EXISTS', KEYS[3]) == 0 and redis.call('SET', KEYS[1], owner, 'NX', 'PX', lease) then
+  local _, nowMicros = serverTime()
+  return {1, nextFence(KEYS[2], fenceLifetime, nowMicros)}
+end
 local busy = 0
 local noQueue = {}   -- keys found free without a queue: the caller stands in no queue to leave
 for i = 1, n do

@@ -102,8 +102,12 @@ end
 -- the queue; when the first asks for a share, the waiters for it are granted together.
 -- Returns that waiter's owner token, or the share, or nil when nobody but parked waiters waits.
 local function handOn(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, caller)
+  local waiters = redis.call('LRANGE', queue, 0, -1)
+  if #waiters == 0 then
+    return nil
+  end
   local nowMillis, nowMicros = serverTime()
-  for _, waiter in ipairs(redis.call('LRANGE', queue, 0, -1)) do
+  for _, waiter in ipairs(waiters) do
     local deadline = tonumber(redis.call('HGET', deadlines, waiter) or '0')
     local share = shareOf(waiter)
     if share and (waiter == caller or deadline > nowMillis) then

@@ -10,19 +10,18 @@
 -- ARGV[3]          how long a fencing counter outlives its last grant, in milliseconds
 -- ARGV[3+i]        release channel of KEYS[i]
 -- Returns          how many of the locks were released; the others are gone or held by another owner.
--- An owner waits for a lock or holds it, never both, so leaving a queue (which may empty it) and
--- freeing the lock never touch the same queue twice in one run.
+-- An owner waits for a lock or holds it, never both: a holder frees the lock, and only an owner that
+-- does not hold it leaves the queue (which may empty it), so no run touches the same queue twice.
 local n = #KEYS / 5
 local owner, claimLease, fenceLifetime = ARGV[1], ARGV[2], ARGV[3]
 local released = 0
 for i = 1, n do
-  if redis.call('HDEL', KEYS[3 * n + i], owner) == 1 then
-    redis.call('LREM', KEYS[2 * n + i], 0, owner)
-  end
   if redis.call('GET', KEYS[i]) == owner then
     free(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i],
         ARGV[3 + i], claimLease, fenceLifetime)
     released = released + 1
+  elseif redis.call('HDEL', KEYS[3 * n + i], owner) == 1 then
+    redis.call('LREM', KEYS[2 * n + i], 0, owner)
   end
 end
 return released
