@@ -36,8 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
-/** The Redlock auto-configuration: when it applies, what it builds, and how bad settings stop the startup. */
-class LocksmithRedlockAutoConfigurationTests {
+/** The Redlock store (locksmith.store=redlock): when it applies, what it builds, and how bad settings stop the startup. */
+class RedlockStoreConfigurationTests {
 
 	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
 
@@ -46,12 +46,12 @@ class LocksmithRedlockAutoConfigurationTests {
 	/** No Redis listens at spring.data.redis: Redlock must not need the application's own Redis. */
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LocksmithAutoConfiguration.class,
-				LocksmithRedlockAutoConfiguration.class, LocksHealthContributorAutoConfiguration.class))
+				LocksHealthContributorAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + RedisServer.freePort(), "locksmith.redis-timeout=1s");
 
 	/** Neither spring.data.redis nor its auto-configuration: no RedisConnectionFactory at all. */
 	private final ApplicationContextRunner withoutDataRedis = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class, LocksmithRedlockAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class));
 
 	@BeforeAll
 	static void startServers() {

@@ -29,10 +29,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /** How {@code locksmith.store=in-memory} sets Locksmith up without Redis, and when it stays out of the way. */
-class InMemoryLockStoreAutoConfigurationTests {
+class InMemoryLockStoreConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(InMemoryLockStoreAutoConfiguration.class, LocksmithAutoConfiguration.class));
+			AutoConfigurations.of(LocksmithAutoConfiguration.class));
 
 	@Test
 	void theInMemoryStoreStartsWithoutARedisConnectionFactory() {
