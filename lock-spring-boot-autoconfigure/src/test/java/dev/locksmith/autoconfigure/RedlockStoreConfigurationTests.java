@@ -76,6 +76,19 @@ class RedlockStoreConfigurationTests {
 	}
 
 	@Test
+	void theApplicationsOwnReleaseNotificationsReplaceRedlockPubSub() {
+		this.runner.withPropertyValues("locksmith.store=redlock", nodes(servers))
+			.withBean("ownNotifications", ReleaseNotifications.class,
+					LocksmithAutoConfigurationTests.OwnReleaseNotifications::new)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(RedlockReleaseNotifications.class);
+				assertThat(context).getBean(ReleaseNotifications.class)
+					.isInstanceOf(LocksmithAutoConfigurationTests.OwnReleaseNotifications.class);
+				assertThat(context).hasSingleBean(RedisLockKeys.class);
+			});
+	}
+
+	@Test
 	void startsWithoutTheApplicationsRedis() {
 		this.withoutDataRedis.withPropertyValues("locksmith.store=redlock", nodes(servers)).run((context) -> {
 				assertThat(context).hasNotFailed().doesNotHaveBean(RedisConnectionFactory.class);

@@ -94,6 +94,17 @@ class InMemoryLockStoreConfigurationTests {
 	}
 
 	@Test
+	void theApplicationsOwnReleaseNotificationsReplaceTheInMemoryOnes() {
+		ReleaseNotifications own = new InMemoryLockBackend().releaseNotifications();
+		this.runner.withPropertyValues("locksmith.store=in-memory")
+			.withBean("ownNotifications", ReleaseNotifications.class, () -> own)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(ReleaseNotifications.class);
+				assertThat(context.getBean(ReleaseNotifications.class)).isSameAs(own);
+			});
+	}
+
+	@Test
 	void isOffWhenLocksmithIsDisabled() {
 		this.runner.withPropertyValues("locksmith.store=in-memory", "locksmith.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(LockBackend.class).doesNotHaveBean(LockService.class));
