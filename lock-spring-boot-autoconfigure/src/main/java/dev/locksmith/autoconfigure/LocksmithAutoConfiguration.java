@@ -61,17 +61,24 @@ public final class LocksmithAutoConfiguration {
 			throw NoLockStoreException.forStore(properties.getStore());
 		}
 		DefaultLockService.Builder builder = DefaultLockService.builder(store)
-			.storeTimeout(properties.getRedisTimeout())
-			.recheckInterval(properties.getWait().getRecheckInterval())
 			.releaseNotifications(releaseNotifications.getIfAvailable())
 			.renewal(properties.getRenewal().isEnabled())
-			.driftAllowance(properties.getDriftAllowance())
 			.observationRegistry(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP))
 			.acquisitionObservationConvention(acquisitionConvention.getIfAvailable())
-			.holdObservationConvention(holdConvention.getIfAvailable())
-			.options(LockOptions.ofTtl(properties.getDefaultTtl()).withWaitTime(properties.getDefaultWaitTime()));
-		if (properties.getInstanceId() != null) {
-			builder.instanceId(properties.getInstanceId());
+			.holdObservationConvention(holdConvention.getIfAvailable());
+		EngineProperty.apply("locksmith.redis-timeout", properties.getRedisTimeout(),
+				() -> builder.storeTimeout(properties.getRedisTimeout()));
+		EngineProperty.apply("locksmith.wait.recheck-interval", properties.getWait().getRecheckInterval(),
+				() -> builder.recheckInterval(properties.getWait().getRecheckInterval()));
+		EngineProperty.apply("locksmith.drift-allowance", properties.getDriftAllowance(),
+				() -> builder.driftAllowance(properties.getDriftAllowance()));
+		LockOptions options = EngineProperty.apply("locksmith.default-ttl", properties.getDefaultTtl(),
+				() -> LockOptions.ofTtl(properties.getDefaultTtl()));
+		builder.options(EngineProperty.apply("locksmith.default-wait-time", properties.getDefaultWaitTime(),
+				() -> options.withWaitTime(properties.getDefaultWaitTime())));
+		String instanceId = properties.getInstanceId();
+		if (instanceId != null) {
+			EngineProperty.apply("locksmith.instance-id", instanceId, () -> builder.instanceId(instanceId));
 		}
 		builder.listener(new LockEventListener() {
 

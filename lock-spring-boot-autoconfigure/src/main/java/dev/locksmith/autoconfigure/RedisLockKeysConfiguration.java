@@ -13,7 +13,8 @@ class RedisLockKeysConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RedisLockKeys redisLockKeys(LocksmithProperties properties) {
-		return new RedisLockKeys(properties.getKeyPrefix());
+		return EngineProperty.apply("locksmith.key-prefix", properties.getKeyPrefix(),
+				() -> new RedisLockKeys(properties.getKeyPrefix()));
 	}
 
 }

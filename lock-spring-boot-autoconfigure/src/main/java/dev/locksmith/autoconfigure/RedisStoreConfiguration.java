@@ -63,9 +63,10 @@ class RedisStoreConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LockAdministration lockAdministration(RedisLockKeys keys, LocksmithProperties properties) {
-		return new TimeBoundedLockAdministration(new RedisLockAdministration(
-				this.connectionFactory.connectionFactory(), keys, claimLease(properties.getWait())),
-				properties.getRedisTimeout());
+		LockAdministration administration = new RedisLockAdministration(this.connectionFactory.connectionFactory(),
+				keys, claimLease(properties.getWait()));
+		return EngineProperty.apply("locksmith.redis-timeout", properties.getRedisTimeout(),
+				() -> new TimeBoundedLockAdministration(administration, properties.getRedisTimeout()));
 	}
 
 	@Bean

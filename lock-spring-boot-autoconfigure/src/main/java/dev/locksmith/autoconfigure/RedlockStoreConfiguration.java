@@ -54,7 +54,7 @@ class RedlockStoreConfiguration {
 			.maxNodeTimeout(maxNodeTimeout(properties));
 		Duration nodeTimeout = properties.getRedlock().getNodeTimeout();
 		if (nodeTimeout != null) {
-			builder.nodeTimeout(nodeTimeout);
+			EngineProperty.apply("locksmith.redlock.node-timeout", nodeTimeout, () -> builder.nodeTimeout(nodeTimeout));
 		}
 		return builder.build();
 	}
@@ -67,8 +67,10 @@ class RedlockStoreConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LockAdministration lockAdministration(RedlockServers servers, RedisLockKeys keys, LocksmithProperties properties) {
-		return new TimeBoundedLockAdministration(new RedlockLockAdministration(servers.connectionFactories(), keys,
-				properties.getRedisTimeout().dividedBy(2)), properties.getRedisTimeout());
+		LockAdministration administration = new RedlockLockAdministration(servers.connectionFactories(), keys,
+				properties.getRedisTimeout().dividedBy(2));
+		return EngineProperty.apply("locksmith.redis-timeout", properties.getRedisTimeout(),
+				() -> new TimeBoundedLockAdministration(administration, properties.getRedisTimeout()));
 	}
 
 	@Bean

@@ -190,7 +190,8 @@ class RedlockStoreConfigurationTests {
 	void aZeroNodeTimeoutStopsTheStartupNamingTheProperty() {
 		this.runner.withPropertyValues("locksmith.store=redlock", nodes(servers), "locksmith.redlock.node-timeout=0ms")
 			.run((context) -> assertThat(context.getStartupFailure())
-				.hasStackTraceContaining("locksmith.redlock.node-timeout must be at least 1ms"));
+				.hasStackTraceContaining("Property locksmith.redlock.node-timeout with value 'PT0S' is invalid: "
+						+ "nodeTimeout must be at least 1ms"));
 	}
 
 	private static String nodes(List<RedisServer> servers) {
