@@ -3,6 +3,7 @@ package dev.locksmith.aop;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
+import org.springframework.core.ReactiveAdapter;
 import reactor.core.publisher.Mono;
 
 import dev.locksmith.core.LockBusyException;
@@ -21,9 +22,12 @@ final class BusyFallback {
 
 	private volatile @Nullable Publisher<?> result;
 
-	BusyFallback(MethodInvocation invocation, LockDefinition definition) {
+	private final ReactiveAdapter adapter;
+
+	BusyFallback(MethodInvocation invocation, LockDefinition definition, ReactiveAdapter adapter) {
 		this.invocation = invocation;
 		this.fallback = definition.fallback();
+		this.adapter = adapter;
 	}
 
 	/** The acquisition, ending empty instead of busy when there is a fallback. */
@@ -46,8 +50,8 @@ final class BusyFallback {
 
 	private Publisher<?> call(LockFallback fallback, LockBusyException busy) {
 		try {
-			Publisher<?> result = (Publisher<?>) fallback.call(this.invocation, busy);
-			return (result != null) ? result : Mono.empty();
+			Object result = fallback.call(this.invocation, busy);
+			return (result != null) ? this.adapter.toPublisher(result) : Mono.empty();
 		}
 		catch (Throwable ex) {
 			return Mono.error(ex);

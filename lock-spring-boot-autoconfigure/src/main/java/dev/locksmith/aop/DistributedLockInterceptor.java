@@ -11,8 +11,8 @@ import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.ReactiveAdapter;
 import org.springframework.expression.BeanResolver;
-import org.springframework.util.ClassUtils;
 
 import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
@@ -23,13 +23,11 @@ import dev.locksmith.core.internal.LockFrames;
 /**
  * Runs a {@code @DistributedLock} method under its lock: resolves the keys, gives a nested call on
  * keys the running call already holds one more hold without another round trip, and for
- * {@link CompletionStage}, {@code Mono} and {@code Flux} results keeps its hold until the method's own
- * work completes. A lock that stays busy calls the declared fallback method instead, if any.
+ * {@link CompletionStage} and reactive results ({@code Mono}, {@code Flux} and every type Spring's
+ * {@code ReactiveAdapterRegistry} adapts) keeps its hold until the method's own work completes. A lock that stays busy calls the declared
+ * fallback method instead, if any.
  */
 final class DistributedLockInterceptor implements MethodInterceptor {
-
-	private static final boolean reactorPresent = ClassUtils.isPresent("reactor.core.publisher.Mono",
-			DistributedLockInterceptor.class.getClassLoader());
 
 	private final LockDefinitions definitions;
 
@@ -44,7 +42,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		this.definitions = definitions;
 		this.keyResolver = new LockKeyResolver(beans);
 		this.acquisition = new LockAcquisition(locks);
-		this.reactiveLocking = reactorPresent ? new ReactiveLocking(this.acquisition) : null;
+		this.reactiveLocking = ReactiveResults.REACTOR_PRESENT ? new ReactiveLocking(this.acquisition) : null;
 	}
 
 	@Override
@@ -57,11 +55,11 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			return invocation.proceed();
 		}
 		List<String> keys = this.keyResolver.resolve(definition, method, invocation.getArguments(), target);
-		Class<?> returnType = method.getReturnType();
-		if (this.reactiveLocking != null && ReactiveLocking.isReactive(returnType)) {
-			return this.reactiveLocking.lock(invocation, definition, keys);
+		ReactiveAdapter adapter = definition.reactiveAdapter();
+		if (adapter != null && this.reactiveLocking != null) {
+			return this.reactiveLocking.lock(invocation, definition, keys, adapter);
 		}
-		if (CompletionStage.class.isAssignableFrom(returnType)) {
+		if (CompletionStage.class.isAssignableFrom(method.getReturnType())) {
 			return lockUntilComplete(invocation, definition, keys);
 		}
 		return lockDuringCall(invocation, definition, keys);

@@ -3,6 +3,7 @@ package dev.locksmith.aop;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.ReactiveAdapter;
 import org.springframework.expression.Expression;
 
 import dev.locksmith.annotation.OnBusy;
@@ -17,9 +18,10 @@ import dev.locksmith.core.LockOptions;
  * @param options lease, wait, renewal and the lock's name
  * @param onBusy what to do when the lock stays busy
  * @param fallback the method to call instead when the lock stays busy, or {@code null} to throw
+ * @param reactiveAdapter the adapter of a reactive result, locked for its subscription, or {@code null}
  */
 record LockDefinition(String method, @Nullable Expression keyExpression, String keySource, LockOptions options,
-		OnBusy onBusy, @Nullable LockFallback fallback) {
+		OnBusy onBusy, @Nullable LockFallback fallback, @Nullable ReactiveAdapter reactiveAdapter) {
 
 	/** The lock's name: every annotated lock has one. */
 	String name() {

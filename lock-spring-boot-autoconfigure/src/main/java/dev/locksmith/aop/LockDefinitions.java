@@ -111,7 +111,7 @@ final class LockDefinitions {
 		Expression keyExpression = keyExpression(where, annotation.key(), specific);
 		LockFallback fallback = FallbackMethods.find(where, annotation, specific, targetClass);
 		return new LockDefinition(describe(specific, targetClass), keyExpression, annotation.key(), options,
-				annotation.onBusy(), fallback);
+				annotation.onBusy(), fallback, ReactiveResults.adapterFor(where, specific));
 	}
 
 	private @Nullable Expression keyExpression(String where, String source, Method method) {

@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.aopalliance.intercept.MethodInvocation;
 import org.reactivestreams.Publisher;
+import org.springframework.core.ReactiveAdapter;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
@@ -19,7 +20,9 @@ import dev.locksmith.core.internal.LockFrames;
 import dev.locksmith.core.internal.ReactiveLockFrames;
 
 /**
- * Holds a lock for as long as a {@code Mono} or {@code Flux} subscription runs. Keys that the
+ * Holds a lock for as long as the subscription to a reactive result runs: a single-value result
+ * ({@code Mono}, RxJava's {@code Single}, ...) is locked as a {@code Mono}, any other as a {@code Flux},
+ * and handed back as the method's own type by its {@link ReactiveAdapter}. Keys that the
  * subscriber's Reactor context (or the subscribing thread) already holds get one more hold; the rest
  * are acquired on a blocking-friendly scheduler, never on the subscriber's non-blocking thread. The
  * lock is released when the result completes, fails or is cancelled, also when a cancel drops a
@@ -36,33 +39,37 @@ final class ReactiveLocking {
 		this.acquisition = acquisition;
 	}
 
-	static boolean isReactive(Class<?> type) {
-		return Mono.class.isAssignableFrom(type) || Flux.class.isAssignableFrom(type);
+	Object lock(MethodInvocation invocation, LockDefinition definition, List<String> keys, ReactiveAdapter adapter) {
+		return adapter.fromPublisher(adapter.isMultiValue() ? lockMany(invocation, definition, keys, adapter)
+				: lockOne(invocation, definition, keys, adapter));
 	}
 
-	Publisher<?> lock(MethodInvocation invocation, LockDefinition definition, List<String> keys) {
-		if (Mono.class.isAssignableFrom(invocation.getMethod().getReturnType())) {
-			return Mono.deferContextual((context) -> {
-				SubscriptionLock lock = new SubscriptionLock();
-				BusyFallback fallback = new BusyFallback(invocation, definition);
-				return Mono.usingWhen(fallback.onBusy(acquire(definition, keys, context, lock)), (handle) -> {
-					HeldLock held = this.acquisition.heldLock(handle, definition, keys);
-					return Mono.from(assemble(invocation, definition, held))
-						.takeUntilOther(lost(handle))
-						.flatMap((value) -> stillHeld(definition, handle).thenReturn(value))
-						.switchIfEmpty(stillHeld(definition, handle).then(Mono.empty()))
-						.contextWrite((inner) -> ReactiveLockFrames.with(inner, held));
-				}, this::release)
-					.doFinally((signal) -> endOnCancel(signal, lock))
-					.switchIfEmpty(Mono.defer(() -> Mono.from(fallback.result())));
-			});
-		}
+	private Mono<?> lockOne(MethodInvocation invocation, LockDefinition definition, List<String> keys,
+			ReactiveAdapter adapter) {
+		return Mono.deferContextual((context) -> {
+			SubscriptionLock lock = new SubscriptionLock();
+			BusyFallback fallback = new BusyFallback(invocation, definition, adapter);
+			return Mono.usingWhen(fallback.onBusy(acquire(definition, keys, context, lock)), (handle) -> {
+				HeldLock held = this.acquisition.heldLock(handle, definition, keys);
+				return Mono.from(assemble(invocation, definition, held, adapter))
+					.takeUntilOther(lost(handle))
+					.flatMap((value) -> stillHeld(definition, handle).thenReturn(value))
+					.switchIfEmpty(stillHeld(definition, handle).then(Mono.empty()))
+					.contextWrite((inner) -> ReactiveLockFrames.with(inner, held));
+			}, this::release)
+				.doFinally((signal) -> endOnCancel(signal, lock))
+				.switchIfEmpty(Mono.defer(() -> Mono.from(fallback.result())));
+		});
+	}
+
+	private Flux<?> lockMany(MethodInvocation invocation, LockDefinition definition, List<String> keys,
+			ReactiveAdapter adapter) {
 		return Flux.deferContextual((context) -> {
 			SubscriptionLock lock = new SubscriptionLock();
-			BusyFallback fallback = new BusyFallback(invocation, definition);
+			BusyFallback fallback = new BusyFallback(invocation, definition, adapter);
 			return Flux.usingWhen(fallback.onBusy(acquire(definition, keys, context, lock)), (handle) -> {
 				HeldLock held = this.acquisition.heldLock(handle, definition, keys);
-				return Flux.<Object>from(assemble(invocation, definition, held))
+				return Flux.<Object>from(assemble(invocation, definition, held, adapter))
 					.takeUntilOther(lost(handle))
 					.concatWith(stillHeld(definition, handle).then(Mono.empty()))
 					.contextWrite((inner) -> ReactiveLockFrames.with(inner, held));
@@ -83,16 +90,17 @@ final class ReactiveLocking {
 	}
 
 	/** Calls the method, which assembles its result while its lock is the current one of this thread. */
-	private Publisher<?> assemble(MethodInvocation invocation, LockDefinition definition, HeldLock held) {
+	private Publisher<?> assemble(MethodInvocation invocation, LockDefinition definition, HeldLock held,
+			ReactiveAdapter adapter) {
 		try (LockFrames.Scope scope = LockFrames.enter(held, definition.method())) {
-			return proceed(invocation);
+			return proceed(invocation, adapter);
 		}
 	}
 
-	private Publisher<?> proceed(MethodInvocation invocation) {
+	private Publisher<?> proceed(MethodInvocation invocation, ReactiveAdapter adapter) {
 		try {
-			Publisher<?> result = (Publisher<?>) invocation.proceed();
-			return (result != null) ? result : Mono.empty();
+			Object result = invocation.proceed();
+			return (result != null) ? adapter.toPublisher(result) : Mono.empty();
 		}
 		catch (Throwable ex) {
 			return Mono.error(ex);

@@ -12,7 +12,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.transaction.TransactionExecutionListener;
@@ -23,8 +22,10 @@ import dev.locksmith.aop.LeaseCheckingTransactionListener;
 import dev.locksmith.core.LockService;
 
 /**
- * Auto-configures the {@code @DistributedLock} aspect on the application's {@link LockService}, with an
- * auto-proxy creator when the application has none. The aspect is there whether or not a lock service
+ * Auto-configures the {@code @DistributedLock} aspect on the application's {@link LockService}: an advisor
+ * that the application's auto-proxy creator applies in its order among the others, and a post-processor
+ * that applies it where no auto-proxy creator does ({@code spring.aop.auto=false}), proxying only the
+ * beans with annotated methods. The aspect is there whether or not a lock service
  * could be set up: a bean with {@code @DistributedLock} methods and no lock service stops the startup,
  * so that no annotated method runs without its lock.
  *
@@ -34,7 +35,6 @@ import dev.locksmith.core.LockService;
 @ConditionalOnClass(Advisor.class)
 @ConditionalOnBooleanProperty(name = "locksmith.aspect.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LocksmithProperties.class)
-@Import(AutoProxyCreatorRegistrar.class)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 public final class LocksmithAopAutoConfiguration {
 
@@ -49,6 +49,15 @@ public final class LocksmithAopAutoConfiguration {
 		advisor.setOrder(
 				environment.getProperty("locksmith.aspect.order", Integer.class, DistributedLockAdvisor.DEFAULT_ORDER));
 		return advisor;
+	}
+
+	/** Proxies subclass their target unless {@code spring.aop.proxy-target-class=false}, as Boot's own do. */
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static DistributedLockAdvisingPostProcessor distributedLockAdvisingPostProcessor(
+			ObjectProvider<DistributedLockAdvisor> advisor, Environment environment) {
+		return new DistributedLockAdvisingPostProcessor(advisor.getObject(),
+				environment.getProperty("spring.aop.proxy-target-class", Boolean.class, true));
 	}
 
 	@Bean

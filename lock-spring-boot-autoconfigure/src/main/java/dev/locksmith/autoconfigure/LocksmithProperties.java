@@ -74,10 +74,6 @@ public class LocksmithProperties {
 	}
 
 	public void setKeyPrefix(String keyPrefix) {
-		if (keyPrefix.contains("{") || keyPrefix.contains("}")) {
-			throw new IllegalArgumentException(
-					"locksmith.key-prefix must not contain '{' or '}', was '" + keyPrefix + "'");
-		}
 		this.keyPrefix = keyPrefix;
 	}
 
@@ -86,7 +82,7 @@ public class LocksmithProperties {
 	}
 
 	public void setDefaultTtl(Duration defaultTtl) {
-		this.defaultTtl = requireAtLeastOneMilli("locksmith.default-ttl", defaultTtl);
+		this.defaultTtl = defaultTtl;
 	}
 
 	public Duration getDefaultWaitTime() {
@@ -94,9 +90,6 @@ public class LocksmithProperties {
 	}
 
 	public void setDefaultWaitTime(Duration defaultWaitTime) {
-		if (defaultWaitTime.isNegative()) {
-			throw new IllegalArgumentException("locksmith.default-wait-time must not be negative, was " + defaultWaitTime);
-		}
 		this.defaultWaitTime = defaultWaitTime;
 	}
 
@@ -105,7 +98,7 @@ public class LocksmithProperties {
 	}
 
 	public void setRedisTimeout(Duration redisTimeout) {
-		this.redisTimeout = requireAtLeastOneMilli("locksmith.redis-timeout", redisTimeout);
+		this.redisTimeout = redisTimeout;
 	}
 
 	public Duration getDriftAllowance() {
@@ -113,9 +106,6 @@ public class LocksmithProperties {
 	}
 
 	public void setDriftAllowance(Duration driftAllowance) {
-		if (driftAllowance.isNegative()) {
-			throw new IllegalArgumentException("locksmith.drift-allowance must not be negative, was " + driftAllowance);
-		}
 		this.driftAllowance = driftAllowance;
 	}
 
@@ -124,10 +114,6 @@ public class LocksmithProperties {
 	}
 
 	public void setInstanceId(@Nullable String instanceId) {
-		if (instanceId != null && instanceId.isBlank()) {
-			throw new IllegalArgumentException(
-					"locksmith.instance-id must not be blank; leave it unset to use <host>-<pid>");
-		}
 		this.instanceId = instanceId;
 	}
 
@@ -165,13 +151,6 @@ public class LocksmithProperties {
 
 	public Redlock getRedlock() {
 		return this.redlock;
-	}
-
-	private static Duration requireAtLeastOneMilli(String property, Duration duration) {
-		if (duration.toMillis() < 1) {
-			throw new IllegalArgumentException(property + " must be at least 1ms, was " + duration);
-		}
-		return duration;
 	}
 
 	/** Lease renewal while a lock is held. */
@@ -219,7 +198,7 @@ public class LocksmithProperties {
 		}
 
 		public void setRecheckInterval(Duration recheckInterval) {
-			this.recheckInterval = requireAtLeastOneMilli("locksmith.wait.recheck-interval", recheckInterval);
+			this.recheckInterval = recheckInterval;
 		}
 
 		public Duration getClaimLease() {
@@ -227,7 +206,7 @@ public class LocksmithProperties {
 		}
 
 		public void setClaimLease(Duration claimLease) {
-			this.claimLease = requireAtLeastOneMilli("locksmith.wait.claim-lease", claimLease);
+			this.claimLease = claimLease;
 		}
 
 	}
@@ -311,8 +290,7 @@ public class LocksmithProperties {
 		}
 
 		public void setUnavailableRetryAfter(Duration unavailableRetryAfter) {
-			this.unavailableRetryAfter = requireAtLeastOneMilli("locksmith.web.unavailable-retry-after",
-					unavailableRetryAfter);
+			this.unavailableRetryAfter = unavailableRetryAfter;
 		}
 
 	}
@@ -361,8 +339,7 @@ public class LocksmithProperties {
 		}
 
 		public void setNodeTimeout(@Nullable Duration nodeTimeout) {
-			this.nodeTimeout = (nodeTimeout != null) ? requireAtLeastOneMilli("locksmith.redlock.node-timeout", nodeTimeout)
-					: null;
+			this.nodeTimeout = nodeTimeout;
 		}
 
 	}

@@ -32,17 +32,17 @@ final class NoLockStoreException extends IllegalStateException {
 
 	/** The selected store could not be set up at all: what it needs. */
 	static NoLockStoreException forStore(Store store) {
-		String selected = OnLockStoreCondition.PROPERTY + "=" + store.name().toLowerCase().replace('_', '-');
+		String selected = LockStoreCondition.PROPERTY + "=" + store.name().toLowerCase().replace('_', '-');
 		String description = "No LockService could be set up for " + selected + ": ";
 		return switch (store) {
 			case REDIS -> new NoLockStoreException(description + "it needs a RedisConnectionFactory bean, and the "
 					+ "application has none." + UNGUARDED, "Add spring-boot-starter-data-redis and configure "
-					+ "spring.data.redis.*, select another store with " + OnLockStoreCondition.PROPERTY + ", or "
+					+ "spring.data.redis.*, select another store with " + LockStoreCondition.PROPERTY + ", or "
 					+ OWN_SERVICE + ".", null);
 			case REDLOCK -> new NoLockStoreException(description + "it needs Lettuce on the class path and the "
-					+ "servers in " + LocksmithRedlockAutoConfiguration.NODES_PROPERTY + "." + UNGUARDED,
+					+ "servers in " + RedlockStoreConfiguration.NODES_PROPERTY + "." + UNGUARDED,
 					"Add spring-boot-starter-data-redis (it brings Lettuce) and set "
-					+ LocksmithRedlockAutoConfiguration.NODES_PROPERTY + ", or " + OWN_SERVICE + ".", null);
+					+ RedlockStoreConfiguration.NODES_PROPERTY + ", or " + OWN_SERVICE + ".", null);
 			case IN_MEMORY -> new NoLockStoreException(description + "it needs dev.locksmith:locksmith-test on the "
 					+ "class path (the in-memory store is for single-JVM tests only)." + UNGUARDED,
 					"Add dev.locksmith:locksmith-test as a test-scoped dependency and select the in-memory store in "
@@ -53,7 +53,7 @@ final class NoLockStoreException extends IllegalStateException {
 	/** The Redis store found several connection factories and none was chosen for locks. */
 	static NoLockStoreException forUnchosenConnectionFactories(Collection<String> beanNames) {
 		return new NoLockStoreException("Locksmith needs one RedisConnectionFactory for its locks ("
-				+ OnLockStoreCondition.PROPERTY + "=redis), but the application has " + beanNames.size()
+				+ LockStoreCondition.PROPERTY + "=redis), but the application has " + beanNames.size()
 				+ " and none is @Primary or @LockConnectionFactory: " + quoted(beanNames) + "." + UNGUARDED,
 				"Mark the connection factory that locks should use with @" + LockConnectionFactory.class.getName()
 						+ " (on its @Bean method) or with @Primary, or " + OWN_SERVICE + ".", null);
@@ -62,7 +62,7 @@ final class NoLockStoreException extends IllegalStateException {
 	/** Several connection factories carry the qualifier. */
 	static NoLockStoreException forSeveralChosenConnectionFactories(Collection<String> beanNames) {
 		return new NoLockStoreException("Locksmith needs one RedisConnectionFactory for its locks ("
-				+ OnLockStoreCondition.PROPERTY + "=redis), but " + beanNames.size()
+				+ LockStoreCondition.PROPERTY + "=redis), but " + beanNames.size()
 				+ " are marked @LockConnectionFactory: " + quoted(beanNames) + "." + UNGUARDED,
 				"Keep @" + LockConnectionFactory.class.getName() + " on one connection factory only.", null);
 	}
@@ -72,7 +72,7 @@ final class NoLockStoreException extends IllegalStateException {
 		String problem = String.valueOf(ex.getMessage());
 		return new NoLockStoreException("The Redlock store cannot be set up: " + problem
 				+ (problem.endsWith(".") ? "" : ".") + UNGUARDED,
-				"Set " + LocksmithRedlockAutoConfiguration.NODES_PROPERTY + " to the redis:// URLs of 3 or 5 "
+				"Set " + RedlockStoreConfiguration.NODES_PROPERTY + " to the redis:// URLs of 3 or 5 "
 						+ "independent Redis servers (not replicas of one another).", ex);
 	}
 

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscriber;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -90,6 +92,9 @@ class DistributedLockStartupTests {
 				Arguments.of(FallbackWithSkip.class,
 						"@DistributedLock on FallbackWithSkip.reserve(String): fallbackMethod "
 								+ "String reserveLater(String[, LockBusyException]) cannot be combined with onBusy = SKIP"),
+				Arguments.of(OwnPublisherResult.class,
+						"@DistributedLock on OwnPublisherResult.run(): returns OwnPublisher, a reactive type that the "
+								+ "locked result cannot be returned as; declare Publisher, Mono or Flux instead"),
 				Arguments.of(ParameterOfAMethodWithout.class,
 						"@DistributedLock on ParameterOfAMethodWithout.run(): key expression '#id' names #id, "
 								+ "but the method has no parameters"));
@@ -198,6 +203,25 @@ class DistributedLockStartupTests {
 
 		@DistributedLock(holdAtLeast = "1m")
 		public void run() {
+		}
+
+	}
+
+	static class OwnPublisherResult {
+
+		@DistributedLock
+		public OwnPublisher run() {
+			return new OwnPublisher();
+		}
+
+	}
+
+	/** A reactive type of the application's own, which no adapter returns. */
+	static class OwnPublisher implements Publisher<String> {
+
+		@Override
+		public void subscribe(Subscriber<? super String> subscriber) {
+			Mono.just("own").subscribe(subscriber);
 		}
 
 	}

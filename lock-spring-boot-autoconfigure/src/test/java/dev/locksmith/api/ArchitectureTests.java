@@ -22,8 +22,8 @@ class ArchitectureTests {
 	private static final List<String> KNOWN_INTERNAL_USERS = List.of("dev.locksmith.actuate.LocksEndpoint",
 			"dev.locksmith.aop.DistributedLockInterceptor", "dev.locksmith.aop.JoinedLockHandle",
 			"dev.locksmith.aop.LeaseCheckingTransactionListener", "dev.locksmith.aop.LockAcquisition",
-			"dev.locksmith.aop.ReactiveLocking", "dev.locksmith.autoconfigure.LocksmithAutoConfiguration",
-			"dev.locksmith.autoconfigure.LocksmithRedlockAutoConfiguration",
+			"dev.locksmith.aop.ReactiveLocking", "dev.locksmith.autoconfigure.RedisStoreConfiguration",
+			"dev.locksmith.autoconfigure.RedlockStoreConfiguration",
 			"dev.locksmith.redis.RedisLockBackend", "dev.locksmith.redis.RedisShares",
 			"dev.locksmith.redlock.NodeAnswer", "dev.locksmith.redlock.QuorumAcquisition",
 			"dev.locksmith.redlock.RedlockLockAdministration", "dev.locksmith.redlock.RedlockLockBackend");

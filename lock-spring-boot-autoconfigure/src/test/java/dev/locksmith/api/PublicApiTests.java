@@ -63,8 +63,7 @@ class PublicApiTests {
 	private static final List<String> AUTO_CONFIGURATION = List.of(
 			"dev.locksmith.autoconfigure.LocksmithAutoConfiguration",
 			"dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration",
-			"dev.locksmith.autoconfigure.LocksmithRedlockAutoConfiguration",
-			"dev.locksmith.autoconfigure.LocksmithProperties", "dev.locksmith.autoconfigure.ConditionalOnLockStore",
+			"dev.locksmith.autoconfigure.LocksmithProperties",
 			// the qualifier that picks the Redis connection factory for locks, as @FlywayDataSource does
 			"dev.locksmith.autoconfigure.LockConnectionFactory",
 			"dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration",

@@ -1,5 +1,6 @@
 package dev.locksmith.autoconfigure;
 
+import java.io.InputStream;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
@@ -7,6 +8,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockHandle;
@@ -45,6 +48,20 @@ class LockStoreSelectionTests {
 	void redisIsSelectedByAnySpellingTheBinderAccepts() {
 		onRedis().withPropertyValues("locksmith.store=REDIS")
 			.run((context) -> assertThat(context).getBean(LockBackend.class).isInstanceOf(RedisLockBackend.class));
+	}
+
+	@Test
+	void theMetadataOffersEveryStoreAnIdeCanComplete() throws Exception {
+		JsonNode metadata;
+		try (InputStream json = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+			metadata = JsonMapper.builder().build().readTree(json);
+		}
+		assertThat(metadata.get("hints").values())
+			.filteredOn((hint) -> hint.get("name").asString().equals("locksmith.store"))
+			.singleElement()
+			.satisfies((hint) -> assertThat(hint.get("values").values())
+				.extracting((value) -> value.get("value").asString())
+				.containsExactly("redis", "redlock", "in-memory"));
 	}
 
 	@Test

@@ -14,6 +14,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -245,6 +246,20 @@ class LocksmithAutoConfigurationTests {
 		onRedis().withPropertyValues(property).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).hasStackTraceContaining(name).hasStackTraceContaining(reason);
+		});
+	}
+
+	/** The properties are plain data: the engine validates, and Spring Boot reports the property it rejected. */
+	@Test
+	void aValueTheEngineRejectsIsReportedAsAnInvalidProperty() {
+		onRedis().withPropertyValues("locksmith.drift-allowance=-1ms").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, (invalid) -> {
+					assertThat(invalid.getName()).isEqualTo("locksmith.drift-allowance");
+					assertThat(invalid.getValue()).isEqualTo(Duration.ofMillis(-1));
+					assertThat(invalid.getReason()).isEqualTo("driftAllowance must not be negative, was PT-0.001S");
+				});
 		});
 	}
 

@@ -38,8 +38,7 @@ class NoLockStoreFailureAnalyzerTests {
 	private final NoLockStoreFailureAnalyzer analyzer = new NoLockStoreFailureAnalyzer();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(AopAutoConfiguration.class, LocksmithRedlockAutoConfiguration.class,
-					LocksmithAutoConfiguration.class, LocksmithAopAutoConfiguration.class));
+			AutoConfigurations.of(AopAutoConfiguration.class, LocksmithAutoConfiguration.class, LocksmithAopAutoConfiguration.class));
 
 	@Test
 	void noConnectionFactorySaysWhatTheRedisStoreNeeds() {

@@ -42,7 +42,7 @@ public final class LocksHealthContributorAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean(name = "locksHealthIndicator")
+	@ConditionalOnMissingBean(name = { "locksHealthIndicator", "locksHealthContributor" })
 	LocksHealthIndicator locksHealthIndicator(LockService locks, LockAdministration administration,
 			LostLeaseTracker lostLeases, LocksmithProperties properties, ObjectProvider<RedlockServers> redlock) {
 		RedlockServers servers = redlock.getIfUnique();

@@ -3,7 +3,10 @@ package dev.locksmith.autoconfigure.health;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.FilteredClassLoader;
 
@@ -17,11 +20,27 @@ import dev.locksmith.core.LockService;
 import static dev.locksmith.actuate.ActuatorContexts.HOLD;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** When the health contributor is configured, and that locking goes on without Actuator or Micrometer. */
+/** When the health contributor is configured, how it backs off, and that locking goes on without Actuator or Micrometer. */
 class LocksHealthContributorAutoConfigurationTests {
 
 	@RegisterExtension
 	static final ActuatorContexts contexts = new ActuatorContexts();
+
+	@Test
+	void contributesTheLocksHealth() {
+		contexts.runner()
+			.run((context) -> assertThat(context).hasSingleBean(LocksHealthIndicator.class)
+				.hasBean("locksHealthIndicator"));
+	}
+
+	/** The same two names that Spring Boot's own Redis health backs off for, with their own prefix. */
+	@ParameterizedTest
+	@ValueSource(strings = { "locksHealthIndicator", "locksHealthContributor" })
+	void backsOffForTheApplicationsOwnBeanOfEitherName(String name) {
+		contexts.runner()
+			.withBean(name, HealthIndicator.class, () -> () -> Health.up().build())
+			.run((context) -> assertThat(context).doesNotHaveBean(LocksHealthIndicator.class).hasBean(name));
+	}
 
 	@Test
 	void withoutActuatorOrMicrometerLockingStillWorks() {

@@ -9,7 +9,6 @@ import org.springframework.integration.support.locks.LockRegistry;
 
 import dev.locksmith.adapters.integration.LocksmithLockRegistry;
 import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
-import dev.locksmith.autoconfigure.LocksmithRedlockAutoConfiguration;
 import dev.locksmith.core.LockService;
 
 /**
@@ -18,7 +17,7 @@ import dev.locksmith.core.LockService;
  *
  * @since 0.1.0
  */
-@AutoConfiguration(after = { LocksmithAutoConfiguration.class, LocksmithRedlockAutoConfiguration.class })
+@AutoConfiguration(after = LocksmithAutoConfiguration.class)
 @ConditionalOnClass(LockRegistry.class)
 @ConditionalOnSingleCandidate(LockService.class)
 public final class LocksmithLockRegistryAutoConfiguration {

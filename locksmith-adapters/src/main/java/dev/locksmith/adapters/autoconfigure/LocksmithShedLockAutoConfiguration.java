@@ -10,7 +10,6 @@ import org.springframework.context.annotation.Bean;
 
 import dev.locksmith.adapters.shedlock.LocksmithLockProvider;
 import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
-import dev.locksmith.autoconfigure.LocksmithRedlockAutoConfiguration;
 import dev.locksmith.core.LockService;
 
 /**
@@ -20,7 +19,7 @@ import dev.locksmith.core.LockService;
  *
  * @since 0.1.0
  */
-@AutoConfiguration(after = { LocksmithAutoConfiguration.class, LocksmithRedlockAutoConfiguration.class })
+@AutoConfiguration(after = LocksmithAutoConfiguration.class)
 @ConditionalOnClass(LockProvider.class)
 @ConditionalOnSingleCandidate(LockService.class)
 public final class LocksmithShedLockAutoConfiguration {

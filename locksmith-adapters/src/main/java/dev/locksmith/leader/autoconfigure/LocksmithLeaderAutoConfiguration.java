@@ -15,7 +15,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
 
 import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
-import dev.locksmith.autoconfigure.LocksmithRedlockAutoConfiguration;
 import dev.locksmith.core.LockService;
 import dev.locksmith.leader.LeaderElection;
 import dev.locksmith.leader.LeaderElections;
@@ -27,7 +26,7 @@ import dev.locksmith.leader.LeaderOnlyInterceptor;
  *
  * @since 0.1.0
  */
-@AutoConfiguration(after = { LocksmithAutoConfiguration.class, LocksmithRedlockAutoConfiguration.class })
+@AutoConfiguration(after = LocksmithAutoConfiguration.class)
 @ConditionalOnSingleCandidate(LockService.class)
 @EnableConfigurationProperties(LeaderProperties.class)
 public final class LocksmithLeaderAutoConfiguration {

@@ -1,5 +1,5 @@
 /**
- * Spring Boot auto-configuration of the in-memory lock store, selected with locksmith.store=in-memory.
+ * The in-memory lock store's beans, which Locksmith's auto-configuration imports when locksmith.store=in-memory.
  */
 @NullMarked
 package dev.locksmith.test.autoconfigure;

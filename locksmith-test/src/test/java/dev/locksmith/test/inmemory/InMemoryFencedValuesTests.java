@@ -11,7 +11,6 @@ import dev.locksmith.core.FencedValues;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
-import dev.locksmith.test.autoconfigure.InMemoryLockStoreAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,7 +48,7 @@ class InMemoryFencedValuesTests {
 	void theInMemoryStoreFencesAStaleHolderWithoutRedis() {
 		new ApplicationContextRunner()
 			.withConfiguration(
-					AutoConfigurations.of(InMemoryLockStoreAutoConfiguration.class, LocksmithAutoConfiguration.class))
+					AutoConfigurations.of(LocksmithAutoConfiguration.class))
 			.withPropertyValues("locksmith.store=in-memory")
 			.run((context) -> {
 				assertThat(context).getBean(FencedValues.class).isInstanceOf(InMemoryFencedValues.class);

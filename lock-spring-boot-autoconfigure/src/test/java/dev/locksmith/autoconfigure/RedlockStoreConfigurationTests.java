@@ -36,8 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
-/** The Redlock auto-configuration: when it applies, what it builds, and how bad settings stop the startup. */
-class LocksmithRedlockAutoConfigurationTests {
+/** The Redlock store (locksmith.store=redlock): when it applies, what it builds, and how bad settings stop the startup. */
+class RedlockStoreConfigurationTests {
 
 	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
 
@@ -46,12 +46,12 @@ class LocksmithRedlockAutoConfigurationTests {
 	/** No Redis listens at spring.data.redis: Redlock must not need the application's own Redis. */
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LocksmithAutoConfiguration.class,
-				LocksmithRedlockAutoConfiguration.class, LocksHealthContributorAutoConfiguration.class))
+				LocksHealthContributorAutoConfiguration.class))
 		.withPropertyValues("spring.data.redis.port=" + RedisServer.freePort(), "locksmith.redis-timeout=1s");
 
 	/** Neither spring.data.redis nor its auto-configuration: no RedisConnectionFactory at all. */
 	private final ApplicationContextRunner withoutDataRedis = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class, LocksmithRedlockAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class));
 
 	@BeforeAll
 	static void startServers() {
@@ -73,6 +73,19 @@ class LocksmithRedlockAutoConfigurationTests {
 					() -> assertThat(servers).allSatisfy(
 							(server) -> assertThat(server.command("EXISTS", KEYS.lockKey("orders:1"))).isEqualTo("1")));
 		});
+	}
+
+	@Test
+	void theApplicationsOwnReleaseNotificationsReplaceRedlockPubSub() {
+		this.runner.withPropertyValues("locksmith.store=redlock", nodes(servers))
+			.withBean("ownNotifications", ReleaseNotifications.class,
+					LocksmithAutoConfigurationTests.OwnReleaseNotifications::new)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(RedlockReleaseNotifications.class);
+				assertThat(context).getBean(ReleaseNotifications.class)
+					.isInstanceOf(LocksmithAutoConfigurationTests.OwnReleaseNotifications.class);
+				assertThat(context).hasSingleBean(RedisLockKeys.class);
+			});
 	}
 
 	@Test
@@ -177,7 +190,8 @@ class LocksmithRedlockAutoConfigurationTests {
 	void aZeroNodeTimeoutStopsTheStartupNamingTheProperty() {
 		this.runner.withPropertyValues("locksmith.store=redlock", nodes(servers), "locksmith.redlock.node-timeout=0ms")
 			.run((context) -> assertThat(context.getStartupFailure())
-				.hasStackTraceContaining("locksmith.redlock.node-timeout must be at least 1ms"));
+				.hasStackTraceContaining("Property locksmith.redlock.node-timeout with value 'PT0S' is invalid: "
+						+ "nodeTimeout must be at least 1ms"));
 	}
 
 	private static String nodes(List<RedisServer> servers) {

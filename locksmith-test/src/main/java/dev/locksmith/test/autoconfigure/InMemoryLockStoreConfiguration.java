@@ -2,15 +2,11 @@ package dev.locksmith.test.autoconfigure;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
-import dev.locksmith.autoconfigure.ConditionalOnLockStore;
-import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
 import dev.locksmith.autoconfigure.LocksmithProperties;
 import dev.locksmith.core.FencedValues;
 import dev.locksmith.core.LockAdministration;
@@ -20,19 +16,14 @@ import dev.locksmith.test.inmemory.InMemoryFencedValues;
 import dev.locksmith.test.inmemory.InMemoryLockBackend;
 
 /**
- * Auto-configures the in-memory lock store and {@link FencedValues} when {@code locksmith.store=in-memory};
- * Locksmith's own auto-configuration then builds the {@code LockService} on it. Locks are shared
- * within this JVM only: for tests, never for production.
- *
- * @since 0.1.0
+ * The in-memory lock store's beans, which Locksmith's auto-configuration imports when
+ * {@code locksmith.store=in-memory} and builds the {@code LockService} on. Locks are shared within this JVM
+ * only: for tests, never for production.
  */
-@AutoConfiguration(before = LocksmithAutoConfiguration.class)
-@ConditionalOnBooleanProperty(name = "locksmith.enabled", matchIfMissing = true)
-@ConditionalOnLockStore(LocksmithProperties.Store.IN_MEMORY)
-@EnableConfigurationProperties(LocksmithProperties.class)
-public final class InMemoryLockStoreAutoConfiguration {
+@Configuration(proxyBeanMethods = false)
+class InMemoryLockStoreConfiguration {
 
-	private static final Log logger = LogFactory.getLog(InMemoryLockStoreAutoConfiguration.class);
+	private static final Log logger = LogFactory.getLog(InMemoryLockStoreConfiguration.class);
 
 	@Bean
 	@ConditionalOnMissingBean(LockBackend.class)

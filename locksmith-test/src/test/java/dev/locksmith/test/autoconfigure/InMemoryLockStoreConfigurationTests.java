@@ -29,10 +29,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /** How {@code locksmith.store=in-memory} sets Locksmith up without Redis, and when it stays out of the way. */
-class InMemoryLockStoreAutoConfigurationTests {
+class InMemoryLockStoreConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(InMemoryLockStoreAutoConfiguration.class, LocksmithAutoConfiguration.class));
+			AutoConfigurations.of(LocksmithAutoConfiguration.class));
 
 	@Test
 	void theInMemoryStoreStartsWithoutARedisConnectionFactory() {
@@ -90,6 +90,17 @@ class InMemoryLockStoreAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasSingleBean(LockService.class).hasSingleBean(LockBackend.class);
 				assertThat(context.getBean(LockBackend.class)).isSameAs(CustomLockBackend.BACKEND);
+			});
+	}
+
+	@Test
+	void theApplicationsOwnReleaseNotificationsReplaceTheInMemoryOnes() {
+		ReleaseNotifications own = new InMemoryLockBackend().releaseNotifications();
+		this.runner.withPropertyValues("locksmith.store=in-memory")
+			.withBean("ownNotifications", ReleaseNotifications.class, () -> own)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(ReleaseNotifications.class);
+				assertThat(context.getBean(ReleaseNotifications.class)).isSameAs(own);
 			});
 	}
 

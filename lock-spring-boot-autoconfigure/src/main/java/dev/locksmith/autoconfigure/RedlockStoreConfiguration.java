@@ -4,13 +4,13 @@ import java.time.Duration;
 
 import io.lettuce.core.RedisClient;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.locksmith.core.LockAdministration;
@@ -24,34 +24,23 @@ import dev.locksmith.redlock.RedlockReleaseNotifications;
 import dev.locksmith.redlock.RedlockServers;
 
 /**
- * Auto-configures the Redlock store when {@code locksmith.store=redlock}: its own connections to the
- * servers of {@code locksmith.redlock.nodes}, checked at startup, and the {@link RedisLockKeys} that name
- * the keys on every server. It needs no {@code RedisConnectionFactory}: the engine of
- * {@link LocksmithAutoConfiguration} serves this store while its Redis store beans stay off.
- *
- * @since 0.1.0
+ * The Redlock store, {@code locksmith.store=redlock}: its own connections to the servers of
+ * {@code locksmith.redlock.nodes}, checked at startup. It needs no {@code RedisConnectionFactory} of the
+ * application's.
  */
-@AutoConfiguration(before = LocksmithAutoConfiguration.class)
+@Configuration(proxyBeanMethods = false)
+@Conditional(LockStoreCondition.class)
 @ConditionalOnClass({ LettuceConnectionFactory.class, RedisClient.class })
-@ConditionalOnBooleanProperty(name = "locksmith.enabled", matchIfMissing = true)
-@ConditionalOnLockStore(LocksmithProperties.Store.REDLOCK)
-@EnableConfigurationProperties(LocksmithProperties.class)
-public final class LocksmithRedlockAutoConfiguration {
+@Import(RedisLockKeysConfiguration.class)
+class RedlockStoreConfiguration {
 
 	static final String NODES_PROPERTY = "locksmith.redlock.nodes";
 
 	@Bean
 	@ConditionalOnMissingBean
-	RedisLockKeys redisLockKeys(LocksmithProperties properties) {
-		return new RedisLockKeys(properties.getKeyPrefix());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
 	RedlockServers redlockServers(LocksmithProperties properties) {
 		try {
-			return RedlockServers.of(properties.getRedlock().getNodes(), NODES_PROPERTY,
-					maxNodeTimeout(properties));
+			return RedlockServers.of(properties.getRedlock().getNodes(), NODES_PROPERTY, maxNodeTimeout(properties));
 		}
 		catch (IllegalArgumentException ex) {
 			throw NoLockStoreException.forRedlockNodes(ex);
@@ -65,7 +54,7 @@ public final class LocksmithRedlockAutoConfiguration {
 			.maxNodeTimeout(maxNodeTimeout(properties));
 		Duration nodeTimeout = properties.getRedlock().getNodeTimeout();
 		if (nodeTimeout != null) {
-			builder.nodeTimeout(nodeTimeout);
+			EngineProperty.apply("locksmith.redlock.node-timeout", nodeTimeout, () -> builder.nodeTimeout(nodeTimeout));
 		}
 		return builder.build();
 	}
@@ -78,10 +67,10 @@ public final class LocksmithRedlockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LockAdministration lockAdministration(RedlockServers servers, RedisLockKeys keys, LocksmithProperties properties) {
-		return new TimeBoundedLockAdministration(
-				new RedlockLockAdministration(servers.connectionFactories(), keys,
-						properties.getRedisTimeout().dividedBy(2)),
-				properties.getRedisTimeout());
+		LockAdministration administration = new RedlockLockAdministration(servers.connectionFactories(), keys,
+				properties.getRedisTimeout().dividedBy(2));
+		return EngineProperty.apply("locksmith.redis-timeout", properties.getRedisTimeout(),
+				() -> new TimeBoundedLockAdministration(administration, properties.getRedisTimeout()));
 	}
 
 	@Bean
