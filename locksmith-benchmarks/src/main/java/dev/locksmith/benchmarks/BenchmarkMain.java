@@ -17,6 +17,7 @@ import dev.locksmith.benchmarks.report.Verdict;
 import dev.locksmith.benchmarks.scenario.CrossProcessContention;
 import dev.locksmith.benchmarks.scenario.DistinctKeysThroughput;
 import dev.locksmith.benchmarks.scenario.RenewalCost;
+import dev.locksmith.benchmarks.scenario.ReadMostlyAndPermits;
 import dev.locksmith.benchmarks.scenario.ScenarioRunner;
 import dev.locksmith.benchmarks.scenario.UncontendedLatency;
 import dev.locksmith.testing.RedisServer;
@@ -46,6 +47,8 @@ public final class BenchmarkMain {
 			Map<Library, BenchLock> locks = open(environment, settings);
 			try {
 				BenchmarkResults results = measure(settings, redis, locks);
+				// printed as it runs; the report does not show shared locks yet
+				new ScenarioRunner(redis, locks).run(new ReadMostlyAndPermits(settings, redis));
 				List<Verdict> verdicts = Targets.evaluate(results);
 				BenchmarkChart.write(CHART, results);
 				MarkdownReport.write(REPORT, CHART.getFileName().toString(), results, machine, settings, verdicts,
