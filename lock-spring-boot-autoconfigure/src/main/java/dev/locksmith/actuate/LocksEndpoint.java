@@ -17,6 +17,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockInfo;
@@ -104,26 +105,38 @@ public class LocksEndpoint {
 	public record ForcedRelease(String key, boolean released) {
 	}
 
-	/** One lock held by this instance. */
-	public record HeldLock(@Nullable String name, String key, long fencingToken, Instant acquiredAt, Instant expiresAt,
-			long renewals, String ownerThread, @Nullable String method) {
+	/** One lock held by this instance, as a writer, a reader or one of a number of permit holders. */
+	public record HeldLock(@Nullable String name, String key, LockMode mode, int permits, long fencingToken,
+			Instant acquiredAt, Instant expiresAt, long renewals, String ownerThread, @Nullable String method) {
 
 		static HeldLock of(LockInfo lock, boolean showKey) {
-			return new HeldLock(lock.name(), KeyMasking.mask(lock.name(), lock.key(), showKey),
-					lock.fencingToken(), lock.acquiredAt(), lock.expiresAt(), lock.renewals(), lock.ownerThread(),
-					lock.holder());
+			return new HeldLock(lock.name(), KeyMasking.mask(lock.name(), lock.key(), showKey), lock.mode(),
+					lock.permits(), lock.fencingToken(), lock.acquiredAt(), lock.expiresAt(), lock.renewals(),
+					lock.ownerThread(), lock.holder());
 		}
 
 	}
 
-	/** One lock in the store, with its name: only the key's part after the name is masked. */
-	public record ClusterLock(@Nullable String name, String key, long remainingTtlMillis, String holderInstance) {
+	/**
+	 * One lock in the store, with its name: only the key's part after the name is masked. A lock that
+	 * readers or permit holders share lists each holder with its own lease; its remaining ttl and holder
+	 * instance are those of the lease that ends last.
+	 */
+	public record ClusterLock(@Nullable String name, String key, LockMode mode, int permits, long remainingTtlMillis,
+			String holderInstance, List<Holder> holders) {
 
 		static ClusterLock of(StoredLock lock, boolean showKey) {
-			return new ClusterLock(lock.name(), KeyMasking.mask(lock.name(), lock.key(), showKey),
-					lock.remainingTtl().toMillis(), lock.holderInstance());
+			return new ClusterLock(lock.name(), KeyMasking.mask(lock.name(), lock.key(), showKey), lock.mode(),
+					lock.permits(), lock.remainingTtl().toMillis(), lock.holderInstance(), lock.holders()
+						.stream()
+						.map((holder) -> new Holder(holder.instance(), holder.remainingLease().toMillis()))
+						.toList());
 		}
 
+	}
+
+	/** One holder of a lock in the store: the instance that holds it and how long its own lease lasts. */
+	public record Holder(String instance, long remainingLeaseMillis) {
 	}
 
 }

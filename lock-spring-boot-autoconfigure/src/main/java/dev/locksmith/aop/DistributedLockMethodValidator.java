@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -14,11 +15,13 @@ import org.springframework.util.ReflectionUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.LockBackend;
 
 /**
  * Checks every {@code @DistributedLock} of a bean when the bean is created, so a bad key expression,
- * duration or option stops the application at startup; warns about annotations that a proxy can
- * never apply (private, static or final methods), or stops the startup for them too when strict.
+ * duration or option stops the application at startup, and so does a read lock or permits that the
+ * store cannot grant; warns about annotations that a proxy can never apply (private, static or final
+ * methods), or stops the startup for them too when strict.
  *
  * @since 0.1.0
  */
@@ -29,6 +32,8 @@ public final class DistributedLockMethodValidator implements BeanPostProcessor {
 	private final SingletonSupplier<DistributedLockAdvisor> advisor;
 
 	private final boolean strict;
+
+	private final SingletonSupplier<ShareSupportCheck> shares;
 
 	/**
 	 * Checks the annotations that the advisor enforces, parsed once for both, and warns about those a
@@ -46,8 +51,23 @@ public final class DistributedLockMethodValidator implements BeanPostProcessor {
 	 * @since 0.2.0
 	 */
 	public DistributedLockMethodValidator(Supplier<DistributedLockAdvisor> advisor, boolean strict) {
+		this(advisor, strict, () -> null);
+	}
+
+	/**
+	 * Checks the annotations that the advisor enforces, parsed once for both, and the shares they ask
+	 * of the store.
+	 * @param advisor the advisor, looked up when the first annotated bean is checked
+	 * @param strict whether an annotation that a proxy cannot apply stops the startup instead of a WARN
+	 * @param store the store that keeps the locks, looked up after the advisor; {@code null} when unknown
+	 * (an application's own lock service), which then refuses the shares it cannot grant on the first call
+	 * @since 0.2.0
+	 */
+	public DistributedLockMethodValidator(Supplier<DistributedLockAdvisor> advisor, boolean strict,
+			Supplier<@Nullable LockBackend> store) {
 		this.advisor = SingletonSupplier.of(advisor);
 		this.strict = strict;
+		this.shares = SingletonSupplier.of(() -> new ShareSupportCheck(store.get()));
 	}
 
 	@Override
@@ -74,7 +94,10 @@ public final class DistributedLockMethodValidator implements BeanPostProcessor {
 			logger.warn(declaration + " " + problem);
 			return;
 		}
-		this.advisor.obtain().definitions().find(method, type);
+		LockDefinition definition = this.advisor.obtain().definitions().find(method, type);
+		if (definition != null) {
+			this.shares.obtain().check("@DistributedLock on " + definition.method(), definition);
+		}
 	}
 
 }

@@ -8,9 +8,9 @@ final class LockDeclarationFailureAnalyzer extends AbstractFailureAnalyzer<LockD
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, LockDeclarationException cause) {
-		return new FailureAnalysis(cause.getMessage(), "Correct the " + cause.declaration() + ". Every "
-				+ "@DistributedLock is checked when its bean is created, so that no call finds its lock unusable.",
-				cause);
+		String action = (cause.action() != null) ? cause.action() : "Correct the " + cause.declaration() + ".";
+		return new FailureAnalysis(cause.getMessage(), action + " Every @DistributedLock is checked when its bean "
+				+ "is created, so that no call finds its lock unusable.", cause);
 	}
 
 }

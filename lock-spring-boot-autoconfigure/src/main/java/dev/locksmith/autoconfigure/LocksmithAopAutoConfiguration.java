@@ -19,6 +19,7 @@ import org.springframework.transaction.TransactionExecutionListener;
 import dev.locksmith.aop.DistributedLockAdvisor;
 import dev.locksmith.aop.DistributedLockMethodValidator;
 import dev.locksmith.aop.LeaseCheckingTransactionListener;
+import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockService;
 
 /**
@@ -64,11 +65,12 @@ public final class LocksmithAopAutoConfiguration {
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static DistributedLockMethodValidator distributedLockMethodValidator(
-			ObjectProvider<DistributedLockAdvisor> advisor, ListableBeanFactory beanFactory, Environment environment) {
+			ObjectProvider<DistributedLockAdvisor> advisor, ObjectProvider<LockBackend> store,
+			ListableBeanFactory beanFactory, Environment environment) {
 		return new DistributedLockMethodValidator(() -> {
 			requireLockService(beanFactory, environment);
 			return advisor.getObject();
-		}, environment.getProperty("locksmith.aspect.strict", Boolean.class, false));
+		}, environment.getProperty("locksmith.aspect.strict", Boolean.class, false), store::getIfUnique);
 	}
 
 	/**

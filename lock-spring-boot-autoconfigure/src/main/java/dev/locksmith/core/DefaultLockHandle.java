@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.internal.HolderAware;
 import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.observation.LockOutcome;
@@ -46,6 +47,10 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	private final Map<String, Long> fencingTokens;
 
 	private final Duration ttl;
+
+	private final LockMode mode;
+
+	private final int permits;
 
 	private final Instant acquiredAt;
 
@@ -86,6 +91,8 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		this.ownerToken = ownerToken;
 		this.fencingTokens = tokensByKey(keys, fencingTokens);
 		this.ttl = options.ttl();
+		this.mode = options.mode();
+		this.permits = options.permits();
 		this.driftAllowance = driftAllowance;
 		this.observation = observation;
 		this.acquiredAt = Instant.now();
@@ -273,7 +280,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	Stream<LockInfo> toInfos() {
 		return this.keys.stream()
 			.map((key) -> new LockInfo(this.name, key, this.fencingTokens.get(key), this.acquiredAt, expiresAt(),
-					this.renewals.get(), this.ownerThread, this.holder));
+					this.renewals.get(), this.ownerThread, this.holder, this.mode, this.permits));
 	}
 
 }

@@ -4,6 +4,8 @@ import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.locksmith.annotation.LockMode;
+
 /**
  * A snapshot of one lock held by this process.
  *
@@ -15,8 +17,17 @@ import org.jspecify.annotations.Nullable;
  * @param renewals how many times the lease was extended
  * @param ownerThread name of the thread that acquired the lock
  * @param holder what holds the lock, such as the annotated method, when known
+ * @param mode {@link LockMode#WRITE} for an exclusive lock and for permits, {@link LockMode#READ} for a reader
+ * @param permits how many holders the lock admits at once: 1 for an exclusive or a read lock
  * @since 0.1.0
  */
 public record LockInfo(@Nullable String name, String key, long fencingToken, Instant acquiredAt, Instant expiresAt,
-		long renewals, String ownerThread, @Nullable String holder) {
+		long renewals, String ownerThread, @Nullable String holder, LockMode mode, int permits) {
+
+	/** A snapshot of an exclusive lock. */
+	public LockInfo(@Nullable String name, String key, long fencingToken, Instant acquiredAt, Instant expiresAt,
+			long renewals, String ownerThread, @Nullable String holder) {
+		this(name, key, fencingToken, acquiredAt, expiresAt, renewals, ownerThread, holder, LockMode.WRITE, 1);
+	}
+
 }

@@ -45,7 +45,7 @@ final class LockObservations {
 	Observation startAcquisition(LockOptions options) {
 		return LockObservationDocumentation.ACQUIRE
 			.observation(this.acquisitionConvention, DEFAULT_ACQUISITION,
-					() -> new LockAcquisitionContext(options.name()), this.registry)
+					() -> new LockAcquisitionContext(options.name(), options.mode(), options.permits()), this.registry)
 			.start();
 	}
 
@@ -55,7 +55,8 @@ final class LockObservations {
 	 */
 	Observation startHeld(LockOptions options, @Nullable Observation parent) {
 		return LockObservationDocumentation.HELD
-			.observation(this.holdConvention, DEFAULT_HOLD, () -> new LockHoldContext(options.name()), this.registry)
+			.observation(this.holdConvention, DEFAULT_HOLD,
+					() -> new LockHoldContext(options.name(), options.mode(), options.permits()), this.registry)
 			.parentObservation(parent)
 			.start();
 	}

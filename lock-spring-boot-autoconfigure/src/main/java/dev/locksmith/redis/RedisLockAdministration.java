@@ -2,8 +2,11 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
@@ -14,6 +17,7 @@ import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockUnavailableException;
@@ -26,6 +30,9 @@ import dev.locksmith.core.LockUnavailableException;
  * @since 0.1.0
  */
 public final class RedisLockAdministration implements LockAdministration {
+
+	/** The value of a lock that readers or permit holders share: {@code @read}, {@code @permits=4}. */
+	private static final Pattern SHARE = Pattern.compile("@(read|permits=\\d+)");
 
 	private final StringRedisTemplate redis;
 
@@ -133,11 +140,43 @@ public final class RedisLockAdministration implements LockAdministration {
 			Object owner = ownersAndTtls.get(2 * i);
 			Object ttl = ownersAndTtls.get(2 * i + 1);
 			String key = keyOf(lockKeys.get(i));
-			if (key != null && owner != null && ttl instanceof Long millis && millis > 0) {
-				locks.add(StoredLock.of(key, Duration.ofMillis(millis), owner.toString()));
+			if (key == null || owner == null || !(ttl instanceof Long millis) || millis <= 0) {
+				continue;
+			}
+			String value = owner.toString();
+			if (!SHARE.matcher(value).matches()) {
+				locks.add(StoredLock.of(key, Duration.ofMillis(millis), value));
+				continue;
+			}
+			StoredLock shared = shared(key, value, millis);
+			if (shared != null) {
+				locks.add(shared);
 			}
 		}
 		return locks;
+	}
+
+	/**
+	 * A lock held as {@code share} by readers or permit holders, each with its own lease: the lock lives
+	 * as long as the lease that ends last ({@code pttl}), so each holder's lease ends that much sooner than
+	 * the last one as its score in the holders' set is lower, with no clock of the server's to ask.
+	 */
+	private @Nullable StoredLock shared(String key, String share, long pttl) {
+		Set<TypedTuple<String>> holders = this.redis.opsForZSet().rangeWithScores(this.keys.holdersKey(key), 0, -1);
+		if (holders == null || holders.isEmpty()) {
+			return null;
+		}
+		double last = holders.stream().mapToDouble(RedisLockAdministration::scoreOf).max().orElse(0);
+		Map<String, Duration> leases = new LinkedHashMap<>();
+		for (TypedTuple<String> holder : holders) {
+			leases.put(String.valueOf(holder.getValue()), Duration.ofMillis(pttl - (long) (last - scoreOf(holder))));
+		}
+		return StoredLock.shared(key, share, leases);
+	}
+
+	private static double scoreOf(TypedTuple<String> holder) {
+		Double score = holder.getScore();
+		return (score != null) ? score : 0;
 	}
 
 	/** The application's key of a lock key, or {@code null} for a key under the prefix that Locksmith did not write. */

@@ -1,6 +1,7 @@
 package dev.locksmith.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,6 +20,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
@@ -81,6 +83,25 @@ class LocksmithObservationTests {
 				.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts)
 					.allSatisfy((observed) -> assertThat(observed.getAllKeyValues())
 						.noneMatch((keyValue) -> keyValue.getValue().matches(".*(42|7).*"))));
+		});
+	}
+
+	@Test
+	void acquisitionsAndHoldsAreTaggedByMode() {
+		this.runner.run((context) -> {
+			TestObservationRegistry observations = context.getBean(TestObservationRegistry.class);
+			LockService locks = context.getBean(LockService.class);
+			locks.acquire("invoice-42", INVOICE).close();
+			locks.acquire("invoice-43", INVOICE.withMode(LockMode.READ)).close();
+			locks.acquire("invoice-44", INVOICE.withPermits(4)).close();
+
+			for (String mode : List.of("write", "read", "permits")) {
+				for (String name : List.of("locksmith.acquire", "locksmith.held")) {
+					assertThat(observations).hasAnObservation((observation) -> observation.hasNameEqualTo(name)
+						.hasLowCardinalityKeyValue("name", "invoice")
+						.hasLowCardinalityKeyValue("mode", mode));
+				}
+			}
 		});
 	}
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -60,6 +61,15 @@ class QueueInterleavingPropertyTests {
 	 * {@code defaultTries} within {@code defaultBudgetSeconds}; fails with the first broken one, shrunk.
 	 */
 	static void runTries(ScenarioStore store, int defaultTries, int defaultBudgetSeconds) throws InterruptedException {
+		runTries(store, QueueScenario::generate, defaultTries, defaultBudgetSeconds);
+	}
+
+	/**
+	 * Runs scenarios that {@code generator} makes from a seeded {@link Random} and the most clients, as
+	 * {@link #runTries(ScenarioStore, int, int)} does.
+	 */
+	static void runTries(ScenarioStore store, BiFunction<Random, Integer, QueueScenario> generator, int defaultTries,
+			int defaultBudgetSeconds) throws InterruptedException {
 		String fixedSeed = System.getProperty("locksmith.pbt.seed");
 		String triesProperty = System.getProperty("locksmith.pbt.tries");
 		int tries = (fixedSeed != null) ? 1 : (triesProperty != null) ? Integer.parseInt(triesProperty) : defaultTries;
@@ -76,7 +86,7 @@ class QueueInterleavingPropertyTests {
 		double worstAverage = 0;
 		for (; tried < tries && System.nanoTime() - started < budgetNanos; tried++) {
 			long seed = (fixedSeed != null) ? masterSeed : seeds.nextLong();
-			QueueScenario scenario = QueueScenario.generate(new Random(seed), maxClients);
+			QueueScenario scenario = generator.apply(new Random(seed), maxClients);
 			Outcome outcome = QueueScenarioRun.run(store, scenario);
 			System.out.printf("pbt try %d, seed %d: %s; %s%n", tried + 1, seed,
 					outcome.failed() ? "FAILED " + outcome.firstKind() : "passed", outcome.figures());

@@ -6,6 +6,10 @@ import java.util.Random;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import dev.locksmith.annotation.LockMode;
+import dev.locksmith.core.LockOptions;
 
 /**
  * A generated interleaving of lock clients on two engines and three or four keys: who starts when, on
@@ -37,13 +41,39 @@ record QueueScenario(int keyCount, List<Client> clients) {
 
 	}
 
+	/** What a client asks of its keys: an exclusive lock, a read lock, or one of a number of permits. */
+	record Access(LockMode mode, int permits) {
+
+		static final Access WRITE = new Access(LockMode.WRITE, 1);
+
+		static final Access READ = new Access(LockMode.READ, 1);
+
+		static Access permits(int permits) {
+			return new Access(LockMode.WRITE, permits);
+		}
+
+		boolean exclusive() {
+			return this.mode == LockMode.WRITE && this.permits == 1;
+		}
+
+		LockOptions applyTo(LockOptions options) {
+			return options.withMode(this.mode).withPermits(this.permits);
+		}
+
+		@Override
+		public String toString() {
+			return (this.permits > 1) ? "permits=" + this.permits : this.mode.toString();
+		}
+
+	}
+
 	/**
 	 * One client: it starts {@code startMs} after the scenario, on engine {@code engine}, and asks for
 	 * {@code keys} with the lease, wait and minimum hold given; once granted it works {@code workMs} and
 	 * ends as {@code ending} says.
 	 */
 	record Client(int id, int startMs, int engine, List<String> keys, int ttlMs, int waitMs, int holdAtLeastMs,
-			boolean renew, int workMs, Ending ending, int abandonAfterMs, int extendTtlMs) {
+			boolean renew, int workMs, Ending ending, int abandonAfterMs, int extendTtlMs, Access access) {
 
 		Client {
 			keys = List.copyOf(new TreeSet<>(keys));
@@ -59,8 +89,8 @@ record QueueScenario(int keyCount, List<Client> clients) {
 		@Override
 		public String toString() {
 			StringBuilder text = new StringBuilder();
-			text.append(String.format("c%d @%4dms p%d %-9s ttl=%4dms wait=%4dms", this.id, this.startMs, this.engine,
-					this.keys, this.ttlMs, this.waitMs));
+			text.append(String.format("c%d @%4dms p%d %-9s %-9s ttl=%4dms wait=%4dms", this.id, this.startMs,
+					this.engine, this.keys, this.access, this.ttlMs, this.waitMs));
 			if (this.holdAtLeastMs > 0) {
 				text.append(" holdAtLeast=").append(this.holdAtLeastMs).append("ms");
 			}
@@ -97,6 +127,33 @@ record QueueScenario(int keyCount, List<Client> clients) {
 		return new QueueScenario(keyCount, clients);
 	}
 
+	/**
+	 * A scenario of 3 to {@code maxClients} readers, writers and permit holders, timed like a hot
+	 * {@link #generate} scenario: key {@code a} is read (mostly) and written, key {@code b} is held by one
+	 * of 2 or 3 permits (mostly) or written, and now and then a writer takes both. Most clients wait, so
+	 * readers queue behind writers, writers behind readers, and permit holders behind each other.
+	 */
+	static QueueScenario generateModes(Random random, int maxClients) {
+		Access permits = Access.permits(2 + random.nextInt(2));
+		int clientCount = Math.min(maxClients, 3) + random.nextInt(Math.max(1, maxClients - 2));
+		List<Client> clients = new ArrayList<>();
+		int start = 0;
+		for (int id = 0; id < clientCount; id++) {
+			start += (random.nextInt(3) == 0) ? 0 : random.nextInt(150);
+			Client timed = generateClient(random, id, start, 2, true);
+			int roll = random.nextInt(20);
+			clients.add((roll < 2) ? as(timed, List.of(key(0), key(1)), Access.WRITE)
+					: (roll < 11) ? as(timed, List.of(key(0)), (random.nextInt(10) < 7) ? Access.READ : Access.WRITE)
+							: as(timed, List.of(key(1)), (random.nextInt(10) < 8) ? permits : Access.WRITE));
+		}
+		return new QueueScenario(2, clients);
+	}
+
+	private static Client as(Client x, List<String> keys, Access access) {
+		return new Client(x.id(), x.startMs(), x.engine(), keys, x.ttlMs(), x.waitMs(), x.holdAtLeastMs(), x.renew(),
+				x.workMs(), x.ending(), x.abandonAfterMs(), x.extendTtlMs(), access);
+	}
+
 	private static Client generateClient(Random random, int id, int startMs, int keyCount, boolean hot) {
 		List<String> keys = new ArrayList<>();
 		boolean multi = hot ? random.nextInt(10) < 7 : random.nextBoolean();
@@ -119,7 +176,7 @@ record QueueScenario(int keyCount, List<Client> clients) {
 			wait = 200 + random.nextInt(1301);
 		}
 		return new Client(id, startMs, random.nextInt(ENGINES), keys, ttl, wait, holdAtLeast, random.nextInt(5) != 0,
-				work, ending, 1 + random.nextInt(Math.max(1, wait)), 300 + random.nextInt(2701));
+				work, ending, 1 + random.nextInt(Math.max(1, wait)), 300 + random.nextInt(2701), Access.WRITE);
 	}
 
 	static String key(int index) {
@@ -127,7 +184,7 @@ record QueueScenario(int keyCount, List<Client> clients) {
 	}
 
 	/**
-	 * Simpler scenarios, simplest first: one client fewer, then one client simplified (fewer keys, plain
+	 * Simpler scenarios, simplest first: one client fewer, then one client simplified (fewer keys, exclusive, plain
 	 * release, no minimum hold, renewed, engine 0, shorter times), then the keys in use renamed down.
 	 */
 	List<QueueScenario> shrinkCandidates() {
@@ -153,6 +210,9 @@ record QueueScenario(int keyCount, List<Client> clients) {
 			if (!c.renew() && c.ending() != Ending.EXPIRE) {
 				addChanged(candidates, i, (x) -> with(x, x.keys(), x.ending(), x.holdAtLeastMs(), true, x.engine()));
 			}
+			if (!c.access().exclusive()) {
+				addChanged(candidates, i, (x) -> as(x, x.keys(), Access.WRITE));
+			}
 			if (c.engine() != 0) {
 				addChanged(candidates, i, (x) -> with(x, x.keys(), x.ending(), x.holdAtLeastMs(), x.renew(), 0));
 			}
@@ -167,12 +227,12 @@ record QueueScenario(int keyCount, List<Client> clients) {
 			if (c.workMs() > 0) {
 				addChanged(candidates, i, (x) -> new Client(x.id(), x.startMs(), x.engine(), x.keys(), x.ttlMs(),
 						x.waitMs(), x.holdAtLeastMs(), x.renew(), x.workMs() / 2, x.ending(), x.abandonAfterMs(),
-						x.extendTtlMs()));
+						x.extendTtlMs(), x.access()));
 			}
 			if (c.ttlMs() > 300) {
 				addChanged(candidates, i, (x) -> new Client(x.id(), x.startMs(), x.engine(), x.keys(),
 						300 + (x.ttlMs() - 300) / 2, x.waitMs(), x.holdAtLeastMs(), x.renew(), x.workMs(), x.ending(),
-						x.abandonAfterMs(), x.extendTtlMs()));
+						x.abandonAfterMs(), x.extendTtlMs(), x.access()));
 			}
 		}
 		int used = (int) this.clients.stream().flatMap((c) -> c.keys().stream()).distinct().count();
@@ -194,7 +254,8 @@ record QueueScenario(int keyCount, List<Client> clients) {
 		for (int i = from; i < shifted.size(); i++) {
 			Client x = shifted.get(i);
 			shifted.set(i, new Client(x.id(), x.startMs() + by, x.engine(), x.keys(), x.ttlMs(), x.waitMs(),
-					x.holdAtLeastMs(), x.renew(), x.workMs(), x.ending(), x.abandonAfterMs(), x.extendTtlMs()));
+					x.holdAtLeastMs(), x.renew(), x.workMs(), x.ending(), x.abandonAfterMs(), x.extendTtlMs(),
+					x.access()));
 		}
 		candidates.add(new QueueScenario(this.keyCount, shifted));
 	}
@@ -202,7 +263,7 @@ record QueueScenario(int keyCount, List<Client> clients) {
 	private static Client with(Client x, List<String> keys, Ending ending, int holdAtLeastMs, boolean renew,
 			int engine) {
 		return new Client(x.id(), x.startMs(), engine, keys, x.ttlMs(), x.waitMs(), holdAtLeastMs, renew, x.workMs(),
-				ending, x.abandonAfterMs(), x.extendTtlMs());
+				ending, x.abandonAfterMs(), x.extendTtlMs(), x.access());
 	}
 
 	/** The same scenario on the fewest keys: the keys in use renamed to a, b, ... in order of first use. */
@@ -210,8 +271,13 @@ record QueueScenario(int keyCount, List<Client> clients) {
 		List<String> order = this.clients.stream().flatMap((c) -> c.keys().stream()).distinct().toList();
 		List<Client> renamed = this.clients.stream().map((x) -> new Client(x.id(), x.startMs(), x.engine(),
 				x.keys().stream().map((k) -> key(order.indexOf(k))).toList(), x.ttlMs(), x.waitMs(), x.holdAtLeastMs(),
-				x.renew(), x.workMs(), x.ending(), x.abandonAfterMs(), x.extendTtlMs())).toList();
+				x.renew(), x.workMs(), x.ending(), x.abandonAfterMs(), x.extendTtlMs(), x.access())).toList();
 		return new QueueScenario(Math.max(1, order.size()), renamed);
+	}
+
+	/** The keys the clients draw from: {@code a}, {@code b} and so on. */
+	List<String> keys() {
+		return IntStream.range(0, this.keyCount).mapToObj(QueueScenario::key).toList();
 	}
 
 	/** How long the scenario runs at most, from the first start to the last client's end, without load. */
@@ -226,8 +292,7 @@ record QueueScenario(int keyCount, List<Client> clients) {
 	public String toString() {
 		return this.clients.stream()
 			.map((c) -> "  " + c)
-			.collect(Collectors.joining("\n", this.clients.size() + " clients on keys "
-					+ java.util.stream.IntStream.range(0, this.keyCount).mapToObj(QueueScenario::key).toList() + ":\n", ""));
+			.collect(Collectors.joining("\n", this.clients.size() + " clients on keys " + keys() + ":\n", ""));
 	}
 
 }

@@ -24,6 +24,7 @@ import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.HandleOwnerTokens;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.internal.Shares;
 import dev.locksmith.redis.QueueScenario.Client;
 import dev.locksmith.redis.QueueScenario.Ending;
 
@@ -36,10 +37,14 @@ import static org.awaitility.Awaitility.await;
  * the end. On several servers (Redlock) a key's holder is the owner a majority of them name, and the
  * script bounds are per server; the store's {@link ScenarioStore#calls() calls} are scripts on Redis:
  * <ul>
- * <li>no key held by two owners: two handles of one key that both say {@code isHeld()} while the store
+ * <li>no key held by two owners unless they share it (readers, or at most n holders of n permits): two
+ * handles of one key that both say {@code isHeld()} while the store
  * names one of them (or, when it names no holder, says the key is held);</li>
  * <li>a waiter that can use its keys now (every key free, and no earlier waiter that can use it now
  * needs it) is granted within {@link #LIVENESS_BOUND};</li>
+ * <li>the first waiter of a queue granted within the same bound once the owners it found holding the
+ * key, and the parked waiters ahead of it, have left: no reader barges past a queued writer
+ * ({@link QueueHeadCheck});</li>
  * <li>scripts per lock operation bounded on average, and in every one-second window;</li>
  * <li>fencing tokens strictly increasing per key, across grants one after the other;</li>
  * <li>no Locksmith key without a TTL;</li>
@@ -91,6 +96,8 @@ final class QueueScenarioRun {
 	private final Map<Integer, Waiting> waiting = new ConcurrentHashMap<>();
 
 	private final Map<Integer, Long> eligibleSince = new HashMap<>();
+
+	private final QueueHeadCheck heads = new QueueHeadCheck(LIVENESS_BOUND);
 
 	private final List<long[]> scriptSamples = new ArrayList<>();
 
@@ -189,15 +196,17 @@ final class QueueScenarioRun {
 	 */
 	private String named(String text) {
 		Map<String, String> clients = new HashMap<>();
-		this.grants.forEach((grant) -> clients.put(grant.ownerToken, "c" + grant.client.id()));
+		this.grants.forEach((grant) -> clients.put(grant.ownerToken.substring(grant.ownerToken.indexOf('/') + 1),
+				"c" + grant.client.id()));
 		return OWNER_TOKEN.matcher(text)
 			.replaceAll((token) -> clients.getOrDefault(token.group(), token.group().substring(0, 9) + ".."));
 	}
 
 	private void runClient(DefaultLockService engine, Client client, ScheduledExecutorService interrupter) {
 		try {
-			LockOptions options = new LockOptions(Duration.ofMillis(client.ttlMs()), Duration.ofMillis(client.waitMs()),
-					client.renew(), Duration.ofMillis(client.holdAtLeastMs()));
+			LockOptions options = client.access()
+				.applyTo(new LockOptions(Duration.ofMillis(client.ttlMs()), Duration.ofMillis(client.waitMs()),
+						client.renew(), Duration.ofMillis(client.holdAtLeastMs())));
 			long callStart = System.nanoTime();
 			Thread self = Thread.currentThread();
 			Waiting me = new Waiting(client, callStart);
@@ -314,13 +323,19 @@ final class QueueScenarioRun {
 		ScenarioStore.State snapshot = this.store.state();
 		long now = System.nanoTime();
 		sampleScripts(now);
-		checkOneOwner(snapshot);
+		checkExclusion(snapshot);
 		checkTtls(snapshot);
 		checkLeasesEnded(snapshot, now);
 		checkLiveness(snapshot, now);
+		this.heads.check(snapshot, this.scenario.keys(), now, this::violation);
 	}
 
-	private void checkOneOwner(ScenarioStore.State snapshot) {
+	/**
+	 * The handles that say {@code isHeld()} for one key, while the store gives the key to one of them,
+	 * hold it together only as readers, or as at most as many permit holders as the permit count; and the
+	 * store itself gives a key held by permits to no more holders than that.
+	 */
+	private void checkExclusion(ScenarioStore.State snapshot) {
 		Map<String, List<Grant>> heldByKey = new HashMap<>();
 		for (Grant grant : this.grants) {
 			if (grant.handle.isHeld()) {
@@ -328,15 +343,33 @@ final class QueueScenarioRun {
 			}
 		}
 		heldByKey.forEach((key, held) -> {
-			String holder = snapshot.holder(key);
-			if (held.size() > 1 && held.stream().anyMatch((grant) -> grant.ownerToken.equals(holder)
-					|| ScenarioStore.State.UNNAMED.equals(holder))) {
+			List<String> holders = snapshot.holders(key);
+			if (!canShare(held) && held.stream().anyMatch((grant) -> holders.contains(grant.ownerToken)
+					|| holders.contains(ScenarioStore.State.UNNAMED))) {
 				violation("mutual exclusion", "'" + key + "' held by " + held.stream()
-					.map((grant) -> "c" + grant.client.id() + " (token " + grant.tokens.get(key) + ")")
+					.map((grant) -> "c" + grant.client.id() + " " + grant.client.access() + " (token "
+							+ grant.tokens.get(key) + ")")
 					.toList() + " at once; "
-					+ (ScenarioStore.State.UNNAMED.equals(holder) ? "the store holds it" : "the store names " + holder));
+					+ (holders.contains(ScenarioStore.State.UNNAMED) ? "the store holds it"
+							: "the store names " + holders));
 			}
 		});
+		for (String key : this.scenario.keys()) {
+			String share = snapshot.holder(key);
+			int permits = (share != null) ? Shares.permitsOf(share) : 0;
+			List<String> holders = snapshot.holders(key);
+			if (permits > 0 && holders.size() > permits) {
+				violation("mutual exclusion", "'" + key + "' is held with " + permits + " permits by "
+						+ holders.size() + " holders in the store: " + holders);
+			}
+		}
+	}
+
+	/** Whether {@code held} may hold one key together: one grant, or readers only, or at most n of n permits. */
+	private static boolean canShare(List<Grant> held) {
+		QueueScenario.Access first = held.get(0).client.access();
+		boolean sameShare = !first.exclusive() && held.stream().allMatch((grant) -> grant.client.access().equals(first));
+		return held.size() == 1 || (sameShare && (first.permits() == 1 || held.size() <= first.permits()));
 	}
 
 	private void checkTtls(ScenarioStore.State snapshot) {
@@ -366,7 +399,7 @@ final class QueueScenarioRun {
 			long lateMillis = TimeUnit.NANOSECONDS.toMillis(now - endsAt);
 			if (lateMillis > LEASE_END_SLACK_MILLIS) {
 				for (String key : grant.client.keys()) {
-					if (grant.ownerToken.equals(snapshot.holder(key))) {
+					if (snapshot.holders(key).contains(grant.ownerToken)) {
 						violation("lease end", "c" + grant.client.id() + " " + what + ", but the store still gives it '"
 								+ key + "' " + lateMillis + "ms after that ended (" + snapshot.lease(key) + ")");
 					}
@@ -388,10 +421,10 @@ final class QueueScenarioRun {
 		Set<Integer> eligible = new HashSet<>();
 		this.waiting.values().stream().sorted((x, y) -> Long.compare(x.callStart, y.callStart)).forEach((waiter) -> {
 			boolean free = waiter.client.keys().stream().allMatch((key) -> {
-				String holder = snapshot.holder(key);
-				boolean grantHolds = ScenarioStore.State.UNNAMED.equals(holder) ? occupied(key, now)
-						: grantTokens.contains(holder);
-				return !reserved.contains(key) && (holder == null || !grantHolds);
+				List<String> holders = snapshot.holders(key);
+				boolean grantHolds = holders.contains(ScenarioStore.State.UNNAMED) ? occupied(key, now)
+						: holders.stream().anyMatch(grantTokens::contains);
+				return !reserved.contains(key) && !grantHolds;
 			});
 			if (free) {
 				reserved.addAll(waiter.client.keys());

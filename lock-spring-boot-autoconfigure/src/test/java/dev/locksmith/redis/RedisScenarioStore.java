@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.locksmith.core.internal.Shares;
 import dev.locksmith.testing.RedisServer;
 
 /**
@@ -35,7 +36,8 @@ final class RedisScenarioStore implements ScenarioStore {
 			    local value = ''
 			    if kind == 'string' then value = redis.call('GET', k)
 			    elseif kind == 'list' then value = table.concat(redis.call('LRANGE', k, 0, -1), ',')
-			    elseif kind == 'hash' then value = table.concat(redis.call('HGETALL', k), ',') end
+			    elseif kind == 'hash' then value = table.concat(redis.call('HGETALL', k), ',')
+			    elseif kind == 'zset' then value = table.concat(redis.call('ZRANGE', k, 0, -1, 'WITHSCORES'), ',') end
 			    table.insert(out, k .. '\\t' .. kind .. '\\t' .. redis.call('PTTL', k) .. '\\t' .. value)
 			  end
 			until cursor == '0'
@@ -158,6 +160,39 @@ final class RedisScenarioStore implements ScenarioStore {
 					? value.substring(0, value.length() - RELEASED_MARK.length()) : value;
 		}
 
+		/** The share holders' leases for a lock held as a share ({@code @read}, {@code @permits=n}). */
+		@Override
+		public List<String> holders(String key) {
+			String holder = holder(key);
+			if (holder == null || Shares.shareOf(holder + "/") == null) {
+				return (holder != null) ? List.of(holder) : List.of();
+			}
+			List<String> live = new ArrayList<>();
+			String[] fields = this.values.getOrDefault(LockEngines.KEYS.holdersKey(key), "").split(",");
+			for (int i = 0; i + 1 < fields.length; i += 2) {
+				if (Double.parseDouble(fields[i + 1]) > this.clockMillis) {
+					live.add(fields[i].endsWith(RELEASED_MARK)
+							? fields[i].substring(0, fields[i].length() - RELEASED_MARK.length()) : fields[i]);
+				}
+			}
+			return live;
+		}
+
+		@Override
+		public List<Queued> queue(String key) {
+			String queue = this.values.getOrDefault(LockEngines.KEYS.queueKey(key), "");
+			String[] deadlines = this.values.getOrDefault(LockEngines.KEYS.deadlinesKey(key), "").split(",");
+			Map<String, Long> deadlineOf = new HashMap<>();
+			for (int i = 0; i + 1 < deadlines.length; i += 2) {
+				deadlineOf.put(deadlines[i], Long.parseLong(deadlines[i + 1]));
+			}
+			List<Queued> waiters = new ArrayList<>();
+			for (String owner : queue.isEmpty() ? new String[0] : queue.split(",")) {
+				waiters.add(new Queued(owner, deadlineOf.getOrDefault(owner, 0L)));
+			}
+			return waiters;
+		}
+
 		@Override
 		public List<String> withoutTtl() {
 			List<String> found = new ArrayList<>();
@@ -197,6 +232,8 @@ final class RedisScenarioStore implements ScenarioStore {
 				text.append(key)
 					.append("={holder=")
 					.append(value(LockEngines.KEYS.lockKey(key)))
+					.append(", holders=")
+					.append(holders(key))
 					.append(", queue=[")
 					.append(this.values.getOrDefault(LockEngines.KEYS.queueKey(key), ""))
 					.append("]} ");

@@ -54,6 +54,24 @@ interface ScenarioStore {
 		 */
 		@Nullable String holder(String key);
 
+		/**
+		 * The owners that hold {@code key} now: its exclusive owner, or each reader or permit holder whose
+		 * lease has not ended (released before its minimum hold ended included); {@link #UNNAMED} alone when
+		 * the store tells only that someone holds it; empty when free.
+		 */
+		default List<String> holders(String key) {
+			String holder = holder(key);
+			return (holder != null) ? List.of(holder) : List.of();
+		}
+
+		/**
+		 * The waiters queued for {@code key}, first come first, with their deadlines in the store's clock,
+		 * negative while parked; empty when the store does not tell.
+		 */
+		default List<Queued> queue(String key) {
+			return List.of();
+		}
+
 		/** Whether this store names holders: when not, the lease-end invariant is not checked. */
 		default boolean namesHolders() {
 			return true;
@@ -70,6 +88,16 @@ interface ScenarioStore {
 
 		/** The holder and queue of each of {@code keys}, for messages. */
 		String describe(List<String> keys);
+
+	}
+
+	/** A waiter in a key's queue and its deadline, negative while it is parked. */
+	record Queued(String ownerToken, long deadline) {
+
+		/** Whether the waiter is served when the key frees at {@code clockMillis}: not parked, not expired. */
+		boolean liveAt(long clockMillis) {
+			return this.deadline > clockMillis;
+		}
 
 	}
 

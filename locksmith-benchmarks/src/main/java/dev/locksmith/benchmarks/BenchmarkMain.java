@@ -19,6 +19,7 @@ import dev.locksmith.benchmarks.scenario.DistinctKeysThroughput;
 import dev.locksmith.benchmarks.scenario.Footprint;
 import dev.locksmith.benchmarks.scenario.RedisProbe;
 import dev.locksmith.benchmarks.scenario.RenewalCost;
+import dev.locksmith.benchmarks.scenario.ReadMostlyAndPermits;
 import dev.locksmith.benchmarks.scenario.ScenarioRunner;
 import dev.locksmith.benchmarks.scenario.UncontendedLatency;
 import dev.locksmith.benchmarks.scenario.UncontendedRedisCost;
@@ -50,6 +51,8 @@ public final class BenchmarkMain {
 			Map<Library, BenchLock> locks = open(environment, settings);
 			try {
 				BenchmarkResults results = measure(settings, redis, probe, locks);
+				// printed as it runs; the report does not show shared locks yet
+				new ScenarioRunner(redis, locks).run(new ReadMostlyAndPermits(settings, redis));
 				List<Verdict> verdicts = Targets.evaluate(results, settings.threadsPerJvm());
 				ReportCharts.write(DOCS, results);
 				MarkdownReport.write(REPORT, results, machine, MachineInfo.loadAverage(), settings, verdicts, COMMAND);

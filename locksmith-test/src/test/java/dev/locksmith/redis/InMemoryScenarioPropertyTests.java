@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
  * Redis's scripts have, and no waiter left queued once every client has finished. The lease-end and TTL
  * invariants, which need the holder's name or a stored expiry, are left to the Redis runs. The same
  * system properties size it; by default {@value #DEFAULT_TRIES} tries within
- * {@value #DEFAULT_BUDGET_SECONDS} s.
+ * {@value #DEFAULT_BUDGET_SECONDS} s, for exclusive locks and again for readers, writers and permit holders
+ * ({@link QueueScenario#generateModes}).
  */
 class InMemoryScenarioPropertyTests {
 
@@ -24,6 +25,12 @@ class InMemoryScenarioPropertyTests {
 	@Test
 	void theInMemoryStoreKeepsTheInvariantsAndBoundsItsCallsInGeneratedInterleavings() throws Exception {
 		QueueInterleavingPropertyTests.runTries(new InMemoryScenarioStore(), DEFAULT_TRIES, DEFAULT_BUDGET_SECONDS);
+	}
+
+	@Test
+	void readersWritersAndPermitHoldersKeepTheInvariantsOnTheInMemoryStore() throws Exception {
+		QueueInterleavingPropertyTests.runTries(new InMemoryScenarioStore(), QueueScenario::generateModes,
+				DEFAULT_TRIES, DEFAULT_BUDGET_SECONDS);
 	}
 
 }

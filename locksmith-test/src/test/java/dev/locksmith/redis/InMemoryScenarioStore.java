@@ -164,6 +164,11 @@ final class InMemoryScenarioStore implements ScenarioStore {
 		}
 
 		@Override
+		public boolean grantsShares() {
+			return this.store.grantsShares();
+		}
+
+		@Override
 		public Duration validity(Duration ttl) {
 			return this.store.validity(ttl);
 		}

@@ -8,7 +8,7 @@ import io.micrometer.observation.docs.ObservationDocumentation;
 /**
  * The engine's observations: {@code locksmith.acquire}, from the call to its answer, and
  * {@code locksmith.held}, from the grant to the release or the loss of the lease, with an event for every
- * renewal. Both are tagged with the lock's name and the outcome, never with its key.
+ * renewal. Both are tagged with the lock's name, its mode and the outcome, never with its key.
  */
 public enum LockObservationDocumentation implements ObservationDocumentation {
 
@@ -51,6 +51,18 @@ public enum LockObservationDocumentation implements ObservationDocumentation {
 			@Override
 			public String asString() {
 				return "name";
+			}
+		},
+
+		/**
+		 * The lock's mode: {@code write} (exclusive), {@code read} (shared by readers) or {@code permits}
+		 * (one of a number of permits).
+		 * @since 0.2.0
+		 */
+		MODE {
+			@Override
+			public String asString() {
+				return "mode";
 			}
 		},
 

@@ -1,0 +1,153 @@
+package dev.locksmith.autoconfigure.endpoint;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.web.client.RestClient;
+
+import dev.locksmith.annotation.LockMode;
+import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockService;
+import dev.locksmith.redis.RedisLockBackend;
+import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.testing.RedisServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The {@code locks} endpoint over real HTTP on a real Redis: a key that readers or permit holders share
+ * lists its mode, its permits and each holder with its own remaining lease, with keys masked unless
+ * {@code management.endpoint.locks.show-values} shows them.
+ */
+class LocksEndpointHttpTests {
+
+	private static final LockOptions REPORT = LockOptions.ofTtl(Duration.ofSeconds(30)).withName("report");
+
+	private static RedisServer redis;
+
+	private static LettuceConnectionFactory otherConnections;
+
+	private static DefaultLockService otherInstance;
+
+	private ConfigurableApplicationContext application;
+
+	@BeforeAll
+	static void startRedisAndAnotherInstance() {
+		redis = RedisServer.start();
+		otherConnections = redis.connectionFactory();
+		otherInstance = DefaultLockService.builder(new RedisLockBackend(otherConnections, new RedisLockKeys("lock:")))
+			.instanceId("other")
+			.build();
+	}
+
+	@AfterAll
+	static void stopRedis() {
+		otherInstance.close();
+		otherConnections.destroy();
+		redis.close();
+	}
+
+	@AfterEach
+	void stopApplication() {
+		if (this.application != null) {
+			this.application.close();
+		}
+	}
+
+	private RestClient start(String... properties) {
+		this.application = new SpringApplicationBuilder(EndpointApplication.class)
+			.properties("server.port=0", "spring.data.redis.port=" + redis.port(), "locksmith.instance-id=app",
+					"management.endpoints.web.exposure.include=locks", "spring.main.banner-mode=off")
+			.properties(properties)
+			.run();
+		int port = ((WebServerApplicationContext) this.application).getWebServer().getPort();
+		return RestClient.builder().baseUrl("http://127.0.0.1:" + port).build();
+	}
+
+	@Test
+	void aKeySharedByReadersListsEachReaderWithItsOwnLease() throws Exception {
+		RestClient http = start("management.endpoint.locks.show-values=always");
+		LockService locks = this.application.getBean(LockService.class);
+		try (LockHandle mine = locks.acquire("report:7", REPORT.withMode(LockMode.READ));
+				LockHandle theirs = otherInstance.acquire("report:7",
+						REPORT.withMode(LockMode.READ).withTtl(Duration.ofSeconds(10)))) {
+			Map<String, Object> lock = single(http, "/actuator/locks?scope=cluster");
+			assertThat(lock).containsEntry("name", "report")
+				.containsEntry("key", "report:7")
+				.containsEntry("mode", "READ")
+				.containsEntry("permits", 1)
+				.containsEntry("holderInstance", "app");
+			assertThat(holders(lock)).extracting((holder) -> holder.get("instance")).containsExactly("other", "app");
+			assertThat(leaseMillis(holders(lock).get(0))).as("the other reader's own lease").isBetween(1L, 10_000L);
+			assertThat(leaseMillis(holders(lock).get(1))).as("this reader's own lease").isBetween(10_001L, 30_000L);
+
+			assertThat(single(http, "/actuator/locks")).containsEntry("mode", "READ").containsEntry("permits", 1);
+		}
+	}
+
+	@Test
+	void aKeyHeldByPermitsListsItsPermitsAndHoldersWithTheKeyMasked() throws Exception {
+		RestClient http = start();
+		LockService locks = this.application.getBean(LockService.class);
+		try (LockHandle first = locks.acquire("report:8", REPORT.withPermits(3));
+				LockHandle second = locks.acquire("report:8", REPORT.withPermits(3));
+				LockHandle third = otherInstance.acquire("report:8", REPORT.withPermits(3))) {
+			Map<String, Object> lock = single(http, "/actuator/locks?scope=cluster");
+			assertThat(lock).containsEntry("key", "report:******")
+				.containsEntry("mode", "WRITE")
+				.containsEntry("permits", 3);
+			assertThat(holders(lock)).extracting((holder) -> holder.get("instance"))
+				.containsExactlyInAnyOrder("app", "app", "other");
+		}
+	}
+
+	@Test
+	void anExclusiveLockListsItsOneHolder() throws Exception {
+		RestClient http = start();
+		try (LockHandle held = otherInstance.acquire("report:9", REPORT)) {
+			Map<String, Object> lock = single(http, "/actuator/locks?scope=cluster");
+			assertThat(lock).containsEntry("mode", "WRITE").containsEntry("permits", 1);
+			assertThat(holders(lock)).singleElement().satisfies((holder) -> {
+				assertThat(holder).containsEntry("instance", "other");
+				assertThat(leaseMillis(holder)).isBetween(1L, 30_000L);
+			});
+		}
+	}
+
+	/** The one lock that the endpoint at {@code uri} lists. */
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> single(RestClient http, String uri) {
+		List<?> listed = (List<?>) http.get().uri(uri).retrieve().body(Map.class).get("locks");
+		assertThat(listed).hasSize(1);
+		return (Map<String, Object>) listed.get(0);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<Map<String, Object>> holders(Map<String, Object> lock) {
+		return (List<Map<String, Object>>) lock.get("holders");
+	}
+
+	private static long leaseMillis(Map<String, Object> holder) {
+		return ((Number) holder.get("remainingLeaseMillis")).longValue();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class EndpointApplication {
+
+	}
+
+}

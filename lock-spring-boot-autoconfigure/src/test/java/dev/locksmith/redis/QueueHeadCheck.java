@@ -1,0 +1,95 @@
+package dev.locksmith.redis;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+
+/**
+ * Fairness of the wait queue, from the store's own queues: a waiter that stands first in a key's queue
+ * (the first one not parked and not expired) waits only for the owners that held the key when it got
+ * there and the parked waiters ahead of it. Nobody else takes the key past it (readers never barge past
+ * a queued writer), and it is granted the key within a bound once those have left. Waiters that stand
+ * in several keys' queues (multi-key waiters, whose places are passed over while they are parked) are
+ * left to the liveness invariant.
+ */
+final class QueueHeadCheck {
+
+	private final long boundNanos;
+
+	private final Map<String, Head> heads = new HashMap<>();
+
+	QueueHeadCheck(Duration bound) {
+		this.boundNanos = bound.toNanos();
+	}
+
+	/** Checks the head of each of {@code keys} in {@code snapshot}, taken at {@code nowNanos}. */
+	void check(ScenarioStore.State snapshot, List<String> keys, long nowNanos, BiConsumer<String, String> violation) {
+		Map<String, Integer> queuesOf = new HashMap<>();
+		keys.forEach((key) -> snapshot.queue(key).forEach((queued) -> queuesOf.merge(queued.ownerToken(), 1, Integer::sum)));
+		for (String key : keys) {
+			List<ScenarioStore.Queued> queue = snapshot.queue(key);
+			int first = 0;
+			while (first < queue.size() && !queue.get(first).liveAt(snapshot.clockMillis())) {
+				first++;
+			}
+			List<String> holders = snapshot.holders(key);
+			String waiter = (first < queue.size()) ? queue.get(first).ownerToken() : null;
+			if (waiter == null || queuesOf.get(waiter) > 1 || holders.contains(waiter)
+					|| holders.contains(ScenarioStore.State.UNNAMED)) {
+				this.heads.remove(key);
+				continue;
+			}
+			Head head = this.heads.compute(key, (k, seen) -> (seen != null && seen.waiter.equals(waiter)) ? seen
+					: new Head(waiter, nowNanos, holders));
+			queue.subList(0, first).forEach((ahead) -> head.blockers.add(ahead.ownerToken()));
+			List<String> past = holders.stream().filter((holder) -> !head.blockers.contains(holder)).toList();
+			if (!past.isEmpty() && !head.reported) {
+				head.reported = true;
+				violation.accept("fairness", past + " took '" + key + "' past " + waiter + ", which has stood first "
+						+ "in its queue for " + TimeUnit.NANOSECONDS.toMillis(nowNanos - head.since) + "ms behind "
+						+ head.blockers + "; the store: " + snapshot.describe(List.of(key)));
+			}
+			if (holders.stream().anyMatch(head.blockers::contains)) {
+				head.freeSince = 0;
+			}
+			else if (head.freeSince == 0) {
+				head.freeSince = nowNanos;
+			}
+			if (head.freeSince != 0 && nowNanos - head.freeSince > this.boundNanos && !head.reported) {
+				head.reported = true;
+				violation.accept("starvation", waiter + " has stood first in the queue of '" + key + "' for "
+						+ TimeUnit.NANOSECONDS.toMillis(nowNanos - head.since) + "ms, and the owners ahead of it "
+						+ head.blockers + " left it " + TimeUnit.NANOSECONDS.toMillis(nowNanos - head.freeSince)
+						+ "ms ago (bound " + TimeUnit.NANOSECONDS.toMillis(this.boundNanos) + "ms), but it has not "
+						+ "been granted; the store: " + snapshot.describe(List.of(key)));
+			}
+		}
+	}
+
+	/** The waiter first in one key's queue, and the owners it waits for. */
+	private static final class Head {
+
+		final String waiter;
+
+		final long since;
+
+		final Set<String> blockers;
+
+		long freeSince;
+
+		boolean reported;
+
+		Head(String waiter, long since, List<String> holders) {
+			this.waiter = waiter;
+			this.since = since;
+			this.blockers = new HashSet<>(holders);
+		}
+
+	}
+
+}
