@@ -48,6 +48,8 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	private final Duration ttl;
 
+	private final boolean renew;
+
 	private final Instant acquiredAt;
 
 	private final long holdUntilNanos;
@@ -87,6 +89,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		this.ownerToken = ownerToken;
 		this.fencingTokens = tokensByKey(keys, fencingTokens);
 		this.ttl = options.ttl();
+		this.renew = options.renew();
 		this.driftAllowance = driftAllowance;
 		this.observation = observation;
 		this.acquiredAt = Instant.now();
@@ -207,6 +210,11 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	Duration ttl() {
 		return this.ttl;
+	}
+
+	/** Whether the lock was acquired to be renewed while held, as {@link LockOptions#renew()} asks. */
+	boolean renew() {
+		return this.renew;
 	}
 
 	/** The extension of every lease of this lock to {@code ttl}; a {@code last} one no later extension lengthens. */

@@ -50,7 +50,7 @@ final class Leases implements AutoCloseable {
 	/** Registers the locks the store granted for {@code request}, under its full lease, sent at {@code sentAtNanos}. */
 	DefaultLockHandle granted(LockRequest request, List<Long> fencingTokens, long sentAtNanos) {
 		DefaultLockHandle handle = hold(request, fencingTokens, sentAtNanos, request.options().ttl());
-		renewalOf(request.options()).register(handle);
+		renewalOf(handle).register(handle);
 		return handle;
 	}
 
@@ -60,7 +60,7 @@ final class Leases implements AutoCloseable {
 	 */
 	DefaultLockHandle handed(LockRequest request, long fencingToken, long lastSentAtNanos, Duration claimLease) {
 		DefaultLockHandle handle = hold(request, List.of(fencingToken), lastSentAtNanos, claimLease);
-		renewalOf(request.options()).claimHanded(handle);
+		renewalOf(handle).claimHanded(handle);
 		return handle;
 	}
 
@@ -74,8 +74,8 @@ final class Leases implements AutoCloseable {
 		return handle;
 	}
 
-	private Renewal renewalOf(LockOptions options) {
-		return options.renew() ? this.renewal : this.noRenewal;
+	private Renewal renewalOf(DefaultLockHandle handle) {
+		return handle.renew() ? this.renewal : this.noRenewal;
 	}
 
 	/**
@@ -101,7 +101,7 @@ final class Leases implements AutoCloseable {
 		}
 		if (extended) {
 			handle.leaseStarted(sentAt, ttl, driftAllowance(ttl));
-			this.renewal.rescheduled(handle);
+			renewalOf(handle).rescheduled(handle);
 		}
 		else {
 			lost(handle);
@@ -131,7 +131,7 @@ final class Leases implements AutoCloseable {
 
 	private void forget(DefaultLockHandle handle) {
 		this.held.remove(handle);
-		this.renewal.unregister(handle);
+		renewalOf(handle).unregister(handle);
 	}
 
 	/** The locks held now, one snapshot for each key. */
@@ -158,6 +158,7 @@ final class Leases implements AutoCloseable {
 	@Override
 	public void close() {
 		this.renewal.close();
+		this.noRenewal.close();
 		this.events.close();
 	}
 
