@@ -16,7 +16,8 @@ import dev.locksmith.core.observation.LockOutcome;
  */
 final class Leases implements AutoCloseable {
 
-	private static final Logger logger = System.getLogger(Leases.class.getName());
+	/** The engine's log, under the name applications configure it by. */
+	private static final Logger logger = System.getLogger(DefaultLockService.class.getName());
 
 	private final StoreCalls store;
 

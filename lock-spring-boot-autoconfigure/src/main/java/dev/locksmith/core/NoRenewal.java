@@ -21,7 +21,8 @@ import dev.locksmith.core.internal.KeyMasking;
  */
 final class NoRenewal implements Renewal {
 
-	private static final Logger logger = System.getLogger(NoRenewal.class.getName());
+	/** The engine's log, under the name applications configure it by. */
+	private static final Logger logger = System.getLogger(DefaultLockService.class.getName());
 
 	private final StoreCalls store;
 

@@ -14,7 +14,8 @@ import dev.locksmith.core.observation.LockOutcome;
  */
 final class Releases {
 
-	private static final Logger logger = System.getLogger(Releases.class.getName());
+	/** The engine's log, under the name applications configure it by. */
+	private static final Logger logger = System.getLogger(DefaultLockService.class.getName());
 
 	private final StoreCalls store;
 
