@@ -19,6 +19,7 @@ import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.annotation.LockMode;
+import dev.locksmith.core.LockBackend.LeaseExtension;
 import dev.locksmith.core.internal.HolderAware;
 import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.observation.LockOutcome;
@@ -36,7 +37,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	}
 
-	private final DefaultLockService service;
+	private final Leases leases;
 
 	private final @Nullable String name;
 
@@ -51,6 +52,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	private final LockMode mode;
 
 	private final int permits;
+	private final boolean renew;
 
 	private final Instant acquiredAt;
 
@@ -82,10 +84,10 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	 * A handle on locks the store set under a lease of {@code lease} (the options' ttl, or a hand-over's
 	 * claim lease) for a request sent at {@code requestedAtNanos}, or later.
 	 */
-	DefaultLockHandle(DefaultLockService service, List<String> keys, String ownerToken, List<Long> fencingTokens,
+	DefaultLockHandle(Leases leases, List<String> keys, String ownerToken, List<Long> fencingTokens,
 			LockOptions options, Duration driftAllowance, long requestedAtNanos, Duration lease,
 			Observation observation) {
-		this.service = service;
+		this.leases = leases;
 		this.name = options.name();
 		this.keys = keys;
 		this.ownerToken = ownerToken;
@@ -93,6 +95,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		this.ttl = options.ttl();
 		this.mode = options.mode();
 		this.permits = options.permits();
+		this.renew = options.renew();
 		this.driftAllowance = driftAllowance;
 		this.observation = observation;
 		this.acquiredAt = Instant.now();
@@ -137,7 +140,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		if (ttl.toMillis() < 1) {
 			throw new IllegalArgumentException("ttl must be at least 1ms, was " + ttl);
 		}
-		return this.state.get() == State.HELD && this.service.extend(this, ttl);
+		return this.state.get() == State.HELD && this.leases.extend(this, ttl);
 	}
 
 	@Override
@@ -163,7 +166,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	void dropHold() {
 		// A lost lock is released too: after a local give-up its key may still be in the store.
 		if (this.holds.decrementAndGet() == 0 && this.state.getAndSet(State.RELEASED) != State.RELEASED) {
-			this.service.release(this);
+			this.leases.release(this);
 		}
 	}
 
@@ -213,6 +216,16 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	Duration ttl() {
 		return this.ttl;
+	}
+
+	/** Whether the lock was acquired to be renewed while held, as {@link LockOptions#renew()} asks. */
+	boolean renew() {
+		return this.renew;
+	}
+
+	/** The extension of every lease of this lock to {@code ttl}; a {@code last} one no later extension lengthens. */
+	List<LeaseExtension> extensions(Duration ttl, boolean last) {
+		return this.keys.stream().map((key) -> new LeaseExtension(key, this.ownerToken, ttl, last)).toList();
 	}
 
 	long renewalDueNanos() {

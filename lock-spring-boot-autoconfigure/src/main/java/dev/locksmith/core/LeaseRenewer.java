@@ -24,7 +24,7 @@ import dev.locksmith.core.internal.DaemonThreadFactory;
  * for the earliest due lease; it renews all due leases in batches, so many held locks cost few store
  * calls. A lease that the store no longer holds for its owner is reported lost.
  */
-final class LeaseRenewer implements AutoCloseable {
+final class LeaseRenewer implements Renewal {
 
 	/** Most leases renewed by one store call. */
 	static final int BATCH_SIZE = 500;
@@ -76,19 +76,28 @@ final class LeaseRenewer implements AutoCloseable {
 		this.scheduler.setRemoveOnCancelPolicy(true);
 	}
 
-	void register(DefaultLockHandle handle) {
+	@Override
+	public void register(DefaultLockHandle handle) {
 		this.leases.add(handle);
 		schedule(handle.renewalDueNanos(), coalescingWindow(handle));
 	}
 
+	/** Renews the handed lock like any other: due at once, the renewal thread extends the claim to the full lease. */
+	@Override
+	public void claimHanded(DefaultLockHandle handle) {
+		register(handle);
+	}
+
 	/** The renewal of a registered lease fell due earlier (it was extended by less): a tick comes in time. */
-	void rescheduled(DefaultLockHandle handle) {
+	@Override
+	public void rescheduled(DefaultLockHandle handle) {
 		if (this.leases.contains(handle)) {
 			schedule(handle.renewalDueNanos(), coalescingWindow(handle));
 		}
 	}
 
-	void unregister(DefaultLockHandle handle) {
+	@Override
+	public void unregister(DefaultLockHandle handle) {
 		this.leases.remove(handle);
 	}
 
@@ -195,9 +204,7 @@ final class LeaseRenewer implements AutoCloseable {
 	 */
 	private void renew(List<DefaultLockHandle> batch) {
 		List<LeaseExtension> extensions = batch.stream()
-			.flatMap((handle) -> handle.keys()
-				.stream()
-				.map((key) -> new LeaseExtension(key, handle.ownerToken(), handle.ttl())))
+			.flatMap((handle) -> handle.extensions(handle.ttl(), false).stream())
 			.toList();
 		long sentAt = System.nanoTime();
 		List<CompletableFuture<Boolean>> answers;

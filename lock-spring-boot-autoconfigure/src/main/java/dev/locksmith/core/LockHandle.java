@@ -64,9 +64,9 @@ public interface LockHandle extends AutoCloseable {
 	 * a renewal refused because another owner took the lock, or a lease that ran out while the store
 	 * could not be reached. Never completes when the lock is released normally, so a callback on it
 	 * means "stop, the lock is gone"; blocking code can also poll {@code lost().toCompletableFuture().isDone()}.
-	 * A lock held without renewal is not watched: its lease ends at {@link #expiresAt()}. Completing or
-	 * cancelling the returned stage affects no one else. This default never completes, for handles that
-	 * cannot observe their lease.
+	 * A lock held without renewal is lost likewise when its lease ends, at {@link #expiresAt()}, before its
+	 * release. Completing or cancelling the returned stage affects no one else. This default never
+	 * completes, for handles that cannot observe their lease.
 	 * @since 0.1.0
 	 */
 	default CompletionStage<Void> lost() {

@@ -7,11 +7,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
-import dev.locksmith.core.internal.HeldLock;
-import dev.locksmith.core.internal.KeyMasking;
-import dev.locksmith.core.internal.LockFrames;
-import dev.locksmith.core.internal.Shares;
-
 /**
  * Programmatic entry point to distributed locks: acquire, run code under a lock, ask whether a lock
  * is held, list the locks this process holds.
@@ -69,26 +64,7 @@ public interface LockService {
 	 * @throws LockLostException when the lease was lost while the action ran
 	 */
 	default <T> T callLocked(String key, LockOptions options, Callable<T> action) {
-		try (LockHandle handle = acquire(key, options);
-				LockFrames.Scope scope = LockFrames
-					.enter(new HeldLock(this, handle, List.of(key), Shares.shareOf(options)), null)) {
-			T result = action.call();
-			if (!handle.isHeld()) {
-				throw new LockLostException(handle);
-			}
-			return result;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new DistributedLockException(
-					"Interrupted while waiting for lock '" + KeyMasking.mask(key) + "'", ex);
-		}
-		catch (RuntimeException | Error ex) {
-			throw ex;
-		}
-		catch (Exception ex) {
-			throw new UndeclaredThrowableException(ex);
-		}
+		return LockedCall.call(this, key, options, action);
 	}
 
 	/** Runs {@code action} while holding the lock, like {@link #callLocked}. */

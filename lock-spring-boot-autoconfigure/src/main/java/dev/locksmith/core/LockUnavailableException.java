@@ -1,8 +1,10 @@
 package dev.locksmith.core;
 
-import org.jspecify.annotations.Nullable;
+import java.net.ConnectException;
+import java.util.Locale;
+import java.util.concurrent.TimeoutException;
 
-import dev.locksmith.core.internal.StoreFailures;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lock backend could not be reached in time, so no lock was granted (locking fails closed).
@@ -29,7 +31,33 @@ public class LockUnavailableException extends DistributedLockException {
 	 * @since 0.2.0
 	 */
 	public String getReason() {
-		return (this.reason != null) ? this.reason : StoreFailures.reasonOfChain(this);
+		return (this.reason != null) ? this.reason : reasonOfChain(this);
+	}
+
+	/** The first reason that the chain of causes of {@code failure} tells, else its innermost message. */
+	private static String reasonOfChain(Throwable failure) {
+		Throwable innermost = failure;
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause != failure && cause instanceof LockUnavailableException unavailable) {
+				return unavailable.getReason();
+			}
+			if (cause instanceof ConnectException || mentions(cause, "connection refused")) {
+				return "connection refused";
+			}
+			if (mentions(cause, "not connected")) {
+				return "connection lost";
+			}
+			if (cause instanceof TimeoutException) {
+				return (cause.getMessage() != null) ? cause.getMessage() : "timed out";
+			}
+			innermost = cause;
+		}
+		return (innermost.getMessage() != null) ? innermost.getMessage() : innermost.getClass().getSimpleName();
+	}
+
+	private static boolean mentions(Throwable failure, String words) {
+		@Nullable String message = failure.getMessage();
+		return message != null && message.toLowerCase(Locale.ROOT).contains(words);
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 
 import org.springframework.dao.DataAccessException;
@@ -21,21 +22,34 @@ final class HashSlotPartitioner {
 
 	private final BooleanSupplier cluster;
 
-	HashSlotPartitioner(BooleanSupplier cluster) {
+	private final UnaryOperator<String> redisName;
+
+	/** Groups lock keys by the slot of their Redis name, {@code redisName}, when {@code cluster} says Redis is one. */
+	HashSlotPartitioner(BooleanSupplier cluster, UnaryOperator<String> redisName) {
 		this.cluster = cluster;
+		this.redisName = redisName;
 	}
 
-	/** The positions of {@code redisKeys}, grouped by hash slot, groups in order of first appearance. */
-	List<List<Integer>> partition(List<String> redisKeys) {
+	/** The positions of {@code keys}, grouped by hash slot, groups in order of first appearance. */
+	List<List<Integer>> partition(List<String> keys) {
 		if (!isCluster()) {
-			return List.of(IntStream.range(0, redisKeys.size()).boxed().toList());
+			return List.of(IntStream.range(0, keys.size()).boxed().toList());
 		}
 		Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
-		for (int i = 0; i < redisKeys.size(); i++) {
-			bySlot.computeIfAbsent(ClusterSlotHashUtil.calculateSlot(redisKeys.get(i)), (slot) -> new ArrayList<>())
+		for (int i = 0; i < keys.size(); i++) {
+			bySlot.computeIfAbsent(ClusterSlotHashUtil.calculateSlot(this.redisName.apply(keys.get(i))),
+					(slot) -> new ArrayList<>())
 				.add(i);
 		}
 		return List.copyOf(bySlot.values());
+	}
+
+	/** {@code keys} grouped by hash slot; one key is one group, found without asking whether Redis is a cluster. */
+	List<List<String>> groups(List<String> keys) {
+		if (keys.size() == 1) {
+			return List.of(keys);
+		}
+		return partition(keys).stream().map((group) -> group.stream().map(keys::get).toList()).toList();
 	}
 
 	private boolean isCluster() {

@@ -38,7 +38,7 @@ public final class RedisLockAdministration implements LockAdministration {
 
 	private final RedisLockKeys keys;
 
-	private final Duration claimLease;
+	private final ScriptArguments arguments;
 
 	private volatile @Nullable String storeDescription;
 
@@ -52,7 +52,7 @@ public final class RedisLockAdministration implements LockAdministration {
 	public RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys, Duration claimLease) {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.keys = keys;
-		this.claimLease = claimLease;
+		this.arguments = new ScriptArguments(keys, claimLease);
 		Boolean cluster = RedisLockBackend.LETTUCE_PRESENT ? LettuceState.clusterAware(connectionFactory) : null;
 		this.storeDescription = (cluster != null) ? describe(cluster) : null;
 		this.topology = Boolean.TRUE.equals(cluster) ? ClusterTopology.of(connectionFactory) : null;
@@ -118,11 +118,9 @@ public final class RedisLockAdministration implements LockAdministration {
 
 	@Override
 	public boolean forceRelease(String key) {
-		Long released = call(() -> this.redis.execute(LockScripts.FORCE_RELEASE,
-				List.of(this.keys.lockKey(key), this.keys.fenceKey(key), this.keys.queueKey(key),
-						this.keys.deadlinesKey(key), this.keys.holdersKey(key)),
-				Long.toString(this.claimLease.toMillis()), Long.toString(RedisLockBackend.FENCE_COUNTER_LIFETIME.toMillis()),
-				this.keys.releaseChannel(key)));
+		ScriptArguments.Call forceRelease = this.arguments.forceRelease(key);
+		Long released = call(() -> this.redis.execute(LockScripts.FORCE_RELEASE, forceRelease.keys(),
+				forceRelease.args().toArray()));
 		return released != null && released == 1L;
 	}
 

@@ -6,9 +6,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
-import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
@@ -18,12 +17,6 @@ import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.ClassUtils;
 
 import dev.locksmith.core.LockBackend;
-import dev.locksmith.core.LockUnavailableException;
-import dev.locksmith.core.internal.DaemonThreadFactory;
-import dev.locksmith.core.internal.KeyMasking;
-import dev.locksmith.core.internal.StoreBusyException;
-import dev.locksmith.core.internal.Shares;
-
 /**
  * {@link LockBackend} on one Redis deployment (standalone, Sentinel or Cluster) through Spring Data
  * Redis. Each operation is one Lua script, sent through Lettuce's asynchronous API (or, for clients
@@ -40,26 +33,24 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	/** How long a waiter handed a lock has to take it, unless configured otherwise. */
 	static final Duration DEFAULT_CLAIM_LEASE = Duration.ofSeconds(2);
 
-	/** How long a fencing counter outlives its last grant; the server clock floor covers the rest. */
-	static final Duration FENCE_COUNTER_LIFETIME = Duration.ofHours(1);
-
 	private static final Log logger = LogFactory.getLog(RedisLockBackend.class);
 
-	private static final DaemonThreadFactory WARM_UP_THREADS = new DaemonThreadFactory("locksmith-warm-up");
+	private static final ThreadFactory WARM_UP_THREADS = DaemonThreads.named("locksmith-warm-up");
 
 	static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient", null);
 
-	private final ScriptRunner scripts;
+	private final ScriptRunner runner;
 
-	private final RedisLockKeys keys;
+	private final ScriptCalls scripts;
+
+	private final ScriptArguments arguments;
 
 	private final HashSlotPartitioner slots;
-
-	private final String claimLease;
 
 	private final EvictionPolicyCheck evictionPolicy;
 
 	private final TopologyRefreshCheck topologyRefresh;
+
 	private final RedisShares shares;
 
 	public RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
@@ -74,13 +65,13 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 		if (claimLease.toMillis() < 1) {
 			throw new IllegalArgumentException("claimLease must be at least 1ms, was " + claimLease);
 		}
-		this.scripts = runnerFor(connectionFactory);
-		this.keys = keys;
-		this.slots = new HashSlotPartitioner(this.scripts::isCluster);
-		this.claimLease = millis(claimLease);
+		this.runner = runnerFor(connectionFactory);
+		this.scripts = new ScriptCalls(this.runner);
+		this.arguments = new ScriptArguments(keys, claimLease);
+		this.slots = new HashSlotPartitioner(this.runner::isCluster, keys::lockKey);
 		this.evictionPolicy = new EvictionPolicyCheck(connectionFactory);
 		this.topologyRefresh = new TopologyRefreshCheck(connectionFactory);
-		this.shares = new RedisShares(keys, this.claimLease, this::call);
+		this.shares = new RedisShares(this.arguments, this.scripts);
 	}
 
 	/**
@@ -93,7 +84,7 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	public CompletableFuture<Void> warmUp() {
 		return CompletableFuture.runAsync(() -> {
 			try {
-				this.scripts.warmUp(LockScripts.HOT_PATH).join();
+				this.runner.warmUp(LockScripts.HOT_PATH).join();
 			}
 			catch (RuntimeException ex) {
 				logger.info("Could not warm up the Redis lock connection; the first lock call will: " + ex);
@@ -106,10 +97,10 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	@Override
 	public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
 			Duration queueFor) {
-		if (Shares.shareOf(ownerToken) != null) {
+		if (RedisShares.isShare(ownerToken)) {
 			return this.shares.acquire(keys.get(0), ownerToken, ttl, queueFor);
 		}
-		List<List<String>> groups = groupBySlot(keys);
+		List<List<String>> groups = this.slots.groups(keys);
 		if (groups.size() == 1) {
 			return acquireInOneSlot(keys, ownerToken, ttl, queueFor);
 		}
@@ -118,7 +109,7 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	@Override
 	public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
-		if (Shares.shareOf(ownerToken) != null) {
+		if (RedisShares.isShare(ownerToken)) {
 			return this.shares.release(keys.get(0), ownerToken);
 		}
 		return inEachSlot(keys, (group) -> giveBackInOneSlot("release", LockScripts.RELEASE, group, ownerToken));
@@ -126,14 +117,14 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	/** Gives back the locks of {@code keys} and parks the waiter in their queues for {@code queueFor}. */
 	private CompletableFuture<Integer> stepAside(List<String> keys, String ownerToken, Duration queueFor) {
-		return inEachSlot(keys,
-				(group) -> giveBackInOneSlot("step aside", LockScripts.STEP_ASIDE, group, ownerToken, millis(queueFor)));
+		return inEachSlot(keys, (group) -> giveBackInOneSlot("step aside", LockScripts.STEP_ASIDE, group, ownerToken,
+				Long.toString(queueFor.toMillis())));
 	}
 
 	private CompletableFuture<Integer> inEachSlot(List<String> keys,
 			Function<List<String>, CompletableFuture<Integer>> operation) {
 		CompletableFuture<Integer> total = CompletableFuture.completedFuture(0);
-		for (List<String> group : groupBySlot(keys)) {
+		for (List<String> group : this.slots.groups(keys)) {
 			total = total.thenCombine(operation.apply(group), Integer::sum);
 		}
 		return total;
@@ -146,10 +137,9 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	@Override
 	public List<CompletableFuture<Boolean>> extend(List<LeaseExtension> leases) {
 		List<CompletableFuture<Boolean>> extended = new ArrayList<>(Collections.nCopies(leases.size(), null));
-		for (List<Integer> group : this.slots
-			.partition(leases.stream().map((lease) -> this.keys.lockKey(lease.key())).toList())) {
+		for (List<Integer> group : this.slots.partition(leases.stream().map(LeaseExtension::key).toList())) {
 			Map<Boolean, List<Integer>> byKind = group.stream()
-				.collect(Collectors.partitioningBy((i) -> Shares.shareOf(leases.get(i).ownerToken()) != null));
+				.collect(Collectors.partitioningBy((i) -> RedisShares.isShare(leases.get(i).ownerToken())));
 			byKind.forEach((shared, part) -> {
 				if (part.isEmpty()) {
 					return;
@@ -175,17 +165,11 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	 */
 	public CompletableFuture<Boolean> raiseFencingTokens(List<String> keys, String ownerToken, List<Long> floors) {
 		CompletableFuture<Boolean> raised = CompletableFuture.completedFuture(true);
-		for (List<Integer> group : this.slots.partition(keys.stream().map(this.keys::lockKey).toList())) {
+		for (List<Integer> group : this.slots.partition(keys)) {
 			List<String> groupKeys = group.stream().map(keys::get).toList();
-			List<String> redisKeys = new ArrayList<>(groupKeys.size() * 2);
-			addNames(redisKeys, groupKeys, this.keys::lockKey);
-			addNames(redisKeys, groupKeys, this.keys::fenceKey);
-			List<String> args = new ArrayList<>(groupKeys.size() + 2);
-			args.add(ownerToken);
-			args.add(millis(FENCE_COUNTER_LIFETIME));
-			group.stream().map((i) -> Long.toString(floors.get(i))).forEach(args::add);
-			raised = raised.thenCombine(
-					call("fencing write-back", groupKeys, LockScripts.RAISE_FENCES, redisKeys, args, (held) -> held == 1L),
+			List<Long> groupFloors = group.stream().map(floors::get).toList();
+			raised = raised.thenCombine(this.scripts.call("fencing write-back", groupKeys, LockScripts.RAISE_FENCES,
+					this.arguments.raiseFences(groupKeys, ownerToken, groupFloors), (held) -> held == 1L),
 					Boolean::logicalAnd);
 		}
 		return raised;
@@ -197,10 +181,8 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	 * (Redlock).
 	 */
 	public CompletableFuture<Void> announceRelease(List<String> keys, String ownerToken) {
-		List<String> args = new ArrayList<>(keys.size() + 1);
-		args.add(ownerToken);
-		addNames(args, keys, this.keys::releaseChannel);
-		return call("release notice", keys, LockScripts.ANNOUNCE_RELEASE, List.of(), args, (published) -> null);
+		return this.scripts.call("release notice", keys, LockScripts.ANNOUNCE_RELEASE,
+				this.arguments.announceRelease(keys, ownerToken), (published) -> null);
 	}
 
 	@Override
@@ -210,13 +192,13 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	@Override
 	public CompletableFuture<Boolean> isLocked(String key) {
-		return call("lookup", List.of(key), LockScripts.IS_LOCKED, List.of(this.keys.lockKey(key)), List.of(),
+		return this.scripts.call("lookup", List.of(key), LockScripts.IS_LOCKED, this.arguments.isLocked(key),
 				(exists) -> exists == 1L);
 	}
 
 	@Override
 	public void close() {
-		this.scripts.close();
+		this.runner.close();
 	}
 
 	/**
@@ -249,146 +231,25 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	private CompletableFuture<AcquireResult> acquireInOneSlot(List<String> keys, String ownerToken, Duration ttl,
 			Duration queueFor) {
-		List<String> redisKeys = new ArrayList<>(keys.size() * 5);
-		addNames(redisKeys, keys, this.keys::lockKey);
-		addNames(redisKeys, keys, this.keys::fenceKey);
-		addNames(redisKeys, keys, this.keys::queueKey);
-		addNames(redisKeys, keys, this.keys::deadlinesKey);
-		addNames(redisKeys, keys, this.keys::holdersKey);
-		List<String> args = new ArrayList<>(keys.size() + 5);
-		args.add(ownerToken);
-		args.add(millis(ttl));
-		args.add(millis(FENCE_COUNTER_LIFETIME));
-		args.add(millis(queueFor));
-		args.add(this.claimLease);
-		addNames(args, keys, this.keys::releaseChannel);
-		return call("acquire", keys, LockScripts.ACQUIRE, redisKeys, args, (result) -> {
-			if ((Long) result.get(0) == 1L) {
-				List<Long> fencingTokens = new ArrayList<>(result.size() - 1);
-				for (int i = 1; i < result.size(); i++) {
-					fencingTokens.add((Long) result.get(i));
-				}
-				return AcquireResult.granted(fencingTokens);
-			}
-			String busyKey = keys.get(((Long) result.get(1)).intValue() - 1);
-			return AcquireResult.busy(busyKey, remainingLease((Long) result.get(2)));
-		});
+		return this.scripts.call("acquire", keys, LockScripts.ACQUIRE,
+				this.arguments.acquire(keys, ownerToken, ttl, queueFor), (answer) -> ScriptAnswers.acquired(keys, answer));
 	}
 
-	/**
-	 * The retry hint from a busy lock's PTTL: 0 means its lease ends within this millisecond, so look
-	 * again in one (not "no hint", which would wait a whole re-check interval); -1 means it has no lease.
-	 */
-	static Duration remainingLease(long pttl) {
-		return Duration.ofMillis((pttl == 0) ? 1 : Math.max(0, pttl));
-	}
-
-	/**
-	 * Runs a script that frees locks of one slot: it names each lock, fencing counter, queue, deadlines
-	 * and holders of shares, then takes the owner, the claim lease, the counters' lifetime, {@code options} and the
-	 * channels.
-	 */
+	/** Runs a script that frees locks of one slot, with {@code options} between its times and its channels. */
 	private CompletableFuture<Integer> giveBackInOneSlot(String operation, RedisScript<Long> script, List<String> keys,
 			String ownerToken, String... options) {
-		List<String> redisKeys = new ArrayList<>(keys.size() * 5);
-		addNames(redisKeys, keys, this.keys::lockKey);
-		addNames(redisKeys, keys, this.keys::fenceKey);
-		addNames(redisKeys, keys, this.keys::queueKey);
-		addNames(redisKeys, keys, this.keys::deadlinesKey);
-		addNames(redisKeys, keys, this.keys::holdersKey);
-		List<String> args = new ArrayList<>(keys.size() + 3 + options.length);
-		args.add(ownerToken);
-		args.add(this.claimLease);
-		args.add(millis(FENCE_COUNTER_LIFETIME));
-		args.addAll(List.of(options));
-		addNames(args, keys, this.keys::releaseChannel);
-		return call(operation, keys, script, redisKeys, args, Long::intValue);
+		return this.scripts.call(operation, keys, script, this.arguments.giveBack(keys, ownerToken, options),
+				Long::intValue);
 	}
 
 	private CompletableFuture<List<Boolean>> extendInOneSlot(List<LeaseExtension> leases) {
-		List<String> lockKeys = new ArrayList<>(leases.size());
-		List<String> args = new ArrayList<>(leases.size() * 3);
-		for (LeaseExtension lease : leases) {
-			lockKeys.add(this.keys.lockKey(lease.key()));
-			args.add(lease.ownerToken());
-			args.add(millis(lease.ttl()));
-			args.add(lease.last() ? "1" : "0");
-		}
-		return call("extend", leases.stream().map(LeaseExtension::key).toList(), LockScripts.EXTEND, lockKeys, args,
-				(extended) -> extended.stream().map((flag) -> (Long) flag == 1L).toList());
-	}
-
-	/**
-	 * Runs a script and reads its answer with {@code reader}, in one stage; a failure or an empty
-	 * answer becomes a {@link LockUnavailableException} naming the operation and its keys.
-	 */
-	private <T, R> CompletableFuture<R> call(String operation, List<String> keys, RedisScript<T> script,
-			List<String> redisKeys, List<String> args, Function<T, R> reader) {
-		CompletableFuture<T> call;
-		try {
-			call = this.scripts.run(script, redisKeys, args);
-		}
-		catch (RuntimeException ex) {
-			call = CompletableFuture.failedFuture(ex);
-		}
-		return call.handle((result, failure) -> {
-			if (failure != null) {
-				Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
-						? failure.getCause() : failure;
-				if (cause instanceof LockUnavailableException unavailable) {
-					throw unavailable;
-				}
-				String message = "Redis failed " + describe(operation, keys) + ": " + cause.getMessage();
-				throw isRefusedBeforeRunning(cause) ? new StoreBusyException(message, cause)
-						: new LockUnavailableException(message, cause);
-			}
-			if (result == null) {
-				throw new LockUnavailableException("Redis returned no result for " + describe(operation, keys), null);
-			}
-			return reader.apply(result);
-		});
-	}
-
-	/**
-	 * Whether Redis refused a script because its slot is migrating: {@code TRYAGAIN} when only some of
-	 * its keys have moved, or a "non local key" when a command of the script found a key gone. The
-	 * scripts touch no key after deleting it, so the second comes before any write too (see
-	 * {@code free} in hand-on.lua), and sending the script again is safe.
-	 */
-	private static boolean isRefusedBeforeRunning(Throwable cause) {
-		String message = String.valueOf(cause.getMessage());
-		return message.startsWith("TRYAGAIN") || message.contains("non local key");
-	}
-
-	private static String describe(String operation, List<String> keys) {
-		return operation + " of " + KeyMasking.describe(keys);
-	}
-
-	/** The keys grouped by hash slot; one key is one group, found without naming it. */
-	private List<List<String>> groupBySlot(List<String> keys) {
-		if (keys.size() == 1) {
-			return List.of(keys);
-		}
-		return this.slots.partition(keys.stream().map(this.keys::lockKey).toList())
-			.stream()
-			.map((group) -> group.stream().map(keys::get).toList())
-			.toList();
+		return this.scripts.call("extend", leases.stream().map(LeaseExtension::key).toList(), LockScripts.EXTEND,
+				this.arguments.extend(leases), ScriptAnswers::flags);
 	}
 
 	private static ScriptRunner runnerFor(RedisConnectionFactory connectionFactory) {
 		ScriptRunner lettuce = LETTUCE_PRESENT ? LettuceScriptRunner.forFactory(connectionFactory) : null;
 		return (lettuce != null) ? lettuce : new BlockingScriptRunner(connectionFactory);
-	}
-
-	/** Adds the Redis name of each key, in order. */
-	private static void addNames(List<String> names, List<String> keys, UnaryOperator<String> naming) {
-		for (String key : keys) {
-			names.add(naming.apply(key));
-		}
-	}
-
-	private static String millis(Duration duration) {
-		return Long.toString(duration.toMillis());
 	}
 
 }

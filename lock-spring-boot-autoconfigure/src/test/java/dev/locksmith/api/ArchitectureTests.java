@@ -24,7 +24,7 @@ class ArchitectureTests {
 			"dev.locksmith.aop.LeaseCheckingTransactionListener", "dev.locksmith.aop.LockAcquisition",
 			"dev.locksmith.aop.ReactiveLocking", "dev.locksmith.autoconfigure.RedisStoreConfiguration",
 			"dev.locksmith.autoconfigure.RedlockStoreConfiguration",
-			"dev.locksmith.redis.RedisLockBackend", "dev.locksmith.redis.RedisShares",
+			"dev.locksmith.redis.RedisShares", "dev.locksmith.redis.ScriptCalls",
 			"dev.locksmith.redlock.NodeAnswer", "dev.locksmith.redlock.QuorumAcquisition",
 			"dev.locksmith.redlock.RedlockLockAdministration", "dev.locksmith.redlock.RedlockLockBackend");
 

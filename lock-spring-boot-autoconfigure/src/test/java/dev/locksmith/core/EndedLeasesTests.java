@@ -29,14 +29,14 @@ class EndedLeasesTests {
 		}
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.locks.heldLocks().isEmpty());
-		assertThat(this.locks.registrySize()).isZero();
+		assertThat(this.locks.leases().held().size()).isZero();
 
 		for (int i = 0; i < 50; i++) {
 			abandoned.add(this.locks.tryAcquire("next:" + i, shortLease).orElseThrow());
 		}
 		await().atMost(Duration.ofSeconds(10)).until(() -> abandoned.stream().noneMatch(LockHandle::isHeld));
 		this.locks.tryAcquire("other", LockOptions.ofTtl(Duration.ofSeconds(30))).orElseThrow();
-		assertThat(this.locks.registrySize()).as("ended leases dropped when a lock is added").isOne();
+		assertThat(this.locks.leases().held().size()).as("ended leases dropped when a lock is added").isOne();
 	}
 
 }

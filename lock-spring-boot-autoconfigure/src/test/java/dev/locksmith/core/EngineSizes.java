@@ -11,7 +11,8 @@ public record EngineSizes(int registry, int renewals, int waiters) {
 
 	/** The sizes of {@code engine} now. */
 	public static EngineSizes of(DefaultLockService engine) {
-		return new EngineSizes(engine.registrySize(), engine.renewalLoad().leases(), engine.waitRegistrySize());
+		return new EngineSizes(engine.leases().held().size(), (engine.leases().renewal() instanceof LeaseRenewer renewer) ? renewer.size() : 0,
+				engine.acquisitions().waitRegistrySize());
 	}
 
 	/** The sizes of several engines, added up. */

@@ -84,7 +84,7 @@ class LeaseRenewalTests {
 		handles.forEach(LockHandle::close);
 
 		assertThat(calls).as("renewal calls for %d renewals", renewals).isPositive().isLessThanOrEqualTo(renewals / 100);
-		assertThat(this.locks.renewalLoad().leases()).isZero();
+		assertThat(renewer().size()).isZero();
 		this.redis.resetStats();
 		await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> this.redis.callsOf("evalsha") == 0);
 	}
@@ -107,8 +107,8 @@ class LeaseRenewalTests {
 		CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(5, TimeUnit.MINUTES);
 
 		assertThat(this.locks.heldLocks()).isEmpty();
-		assertThat(this.locks.renewalLoad().leases()).isZero();
-		assertThat(this.locks.renewalLoad().pendingTicks()).as("at most the next, idle tick").isLessThanOrEqualTo(1);
+		assertThat(renewer().size()).isZero();
+		assertThat(renewer().pendingTicks()).as("at most the next, idle tick").isLessThanOrEqualTo(1);
 		assertThat(this.redis.command("DBSIZE")).as("only fencing counters remain").isEqualTo("400");
 	}
 
@@ -167,7 +167,7 @@ class LeaseRenewalTests {
 	@Test
 	void aFailingListenerStopsNeitherRenewalNorTheOtherListeners() throws Exception {
 		List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
-		this.locks.addListener(new LockEventListener() {
+		this.locks.leases().listen(new LockEventListener() {
 
 			@Override
 			public void leaseLost(LockLostEvent event) {
@@ -180,7 +180,7 @@ class LeaseRenewalTests {
 			}
 
 		});
-		this.locks.addListener(new LockEventListener() {
+		this.locks.leases().listen(new LockEventListener() {
 
 			@Override
 			public void leaseLost(LockLostEvent event) {
@@ -220,7 +220,7 @@ class LeaseRenewalTests {
 								.until(() -> renewalsOf(handle) > 0 || !handle.isHeld());
 						}
 						handle.close();
-						mostPendingTicks.accumulateAndGet(this.locks.renewalLoad().pendingTicks(), Math::max);
+						mostPendingTicks.accumulateAndGet(renewer().pendingTicks(), Math::max);
 						cycles.incrementAndGet();
 					}
 					return null;
@@ -237,7 +237,7 @@ class LeaseRenewalTests {
 		assertThat(cycles.get()).as("acquire/release cycles").isGreaterThan(300);
 		assertThat(mostPendingTicks.get()).as("most renewal ticks pending at once over %d cycles", cycles.get())
 			.isLessThanOrEqualTo(2);
-		assertThat(this.locks.renewalLoad().leases()).isOne();
+		assertThat(renewer().size()).isOne();
 		assertThat(longLease.isHeld()).isTrue();
 		assertThat(this.redis.command("EXISTS", "lock:{long}")).isEqualTo("1");
 	}
@@ -247,7 +247,7 @@ class LeaseRenewalTests {
 		CountDownLatch listenerEntered = new CountDownLatch(1);
 		CountDownLatch listenerReleased = new CountDownLatch(1);
 		AtomicReference<String> listenerThread = new AtomicReference<>();
-		this.locks.addListener(new LockEventListener() {
+		this.locks.leases().listen(new LockEventListener() {
 
 			@Override
 			public void leaseLost(LockLostEvent event) {
@@ -312,6 +312,11 @@ class LeaseRenewalTests {
 
 	private long totalRenewals() {
 		return this.locks.heldLocks().stream().mapToLong(LockInfo::renewals).sum();
+	}
+
+	/** The watchdog that renews this service's leases. */
+	private LeaseRenewer renewer() {
+		return (LeaseRenewer) this.locks.leases().renewal();
 	}
 
 }

@@ -206,7 +206,7 @@ class LeaseRenewerScheduleStressTests {
 		}
 
 		private DefaultLockHandle newHandle(int ttlMillis) {
-			return new DefaultLockHandle(this.service, List.of("k"), "owner", List.of(1L),
+			return new DefaultLockHandle(this.service.leases(), List.of("k"), "owner", List.of(1L),
 					LockOptions.ofTtl(Duration.ofMillis(ttlMillis)), Duration.ofMillis(1), System.nanoTime(),
 					Duration.ofMillis(ttlMillis), Observation.NOOP);
 		}

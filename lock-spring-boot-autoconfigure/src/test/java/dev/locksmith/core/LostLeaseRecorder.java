@@ -11,13 +11,13 @@ public final class LostLeaseRecorder implements LockEventListener {
 	/** A recorder listening to {@code service}. */
 	public static LostLeaseRecorder listeningTo(DefaultLockService service) {
 		LostLeaseRecorder recorder = new LostLeaseRecorder();
-		service.addListener(recorder);
+		service.leases().listen(recorder);
 		return recorder;
 	}
 
 	/** Tells {@code listener} about {@code service}'s events, for tests that build the service elsewhere. */
 	public static void listen(DefaultLockService service, LockEventListener listener) {
-		service.addListener(listener);
+		service.leases().listen(listener);
 	}
 
 	@Override

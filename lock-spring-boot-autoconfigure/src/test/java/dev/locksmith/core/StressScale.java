@@ -29,7 +29,7 @@ final class StressScale {
 
 	/** A handle on key {@code k} of {@code service}, granted for a request sent at {@code requestedAtNanos}. */
 	static DefaultLockHandle handle(DefaultLockService service, Duration ttl, long requestedAtNanos) {
-		return new DefaultLockHandle(service, List.of("k"), "owner", List.of(1L), LockOptions.ofTtl(ttl),
+		return new DefaultLockHandle(service.leases(), List.of("k"), "owner", List.of(1L), LockOptions.ofTtl(ttl),
 				Duration.ofMillis(10), requestedAtNanos, ttl, Observation.NOOP);
 	}
 

@@ -57,7 +57,7 @@ class ClockAndNetworkFaultTests {
 
 	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
 
-	private static final Duration FENCE_LIFETIME = RedisLockBackend.FENCE_COUNTER_LIFETIME;
+	private static final Duration FENCE_LIFETIME = ScriptArguments.FENCE_COUNTER_LIFETIME;
 
 	private static final String NO_FAKETIME = "libfaketime is not installed (apt-get install faketime libfaketime;"
 			+ " .ci/run installs it): the clock faults cannot run";

@@ -5,26 +5,26 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.LockHandle;
-import dev.locksmith.core.LockService;
 
 /**
  * A lock that a running call holds, as {@link LockFrames} and {@link ReactiveLockFrames} carry it:
  * a nested call finds here the keys it may hold again without a round trip.
  *
- * @param owner the lock service that granted the lock; a nested call through another one never reuses it
+ * @param owner the lock service that granted the lock, compared by identity: a nested call through another
+ * one never reuses it
  * @param handle the call's hold on the lock
  * @param keys the keys that the handle holds
  * @param share the share the handle holds, such as {@code @read} (see {@link Shares}), or {@code null} when
  * it holds the keys exclusively
  */
-public record HeldLock(LockService owner, LockHandle handle, List<String> keys, @Nullable String share) {
+public record HeldLock(Object owner, LockHandle handle, List<String> keys, @Nullable String share) {
 
 	public HeldLock {
 		keys = List.copyOf(keys);
 	}
 
 	/** Whether this lock was granted by {@code owner} and holds {@code key}. */
-	public boolean holds(LockService owner, String key) {
+	public boolean holds(Object owner, String key) {
 		return this.owner == owner && this.keys.contains(key);
 	}
 

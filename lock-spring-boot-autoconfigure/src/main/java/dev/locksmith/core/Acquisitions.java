@@ -1,0 +1,166 @@
+package dev.locksmith.core;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.locksmith.core.LockBackend.AcquireResult;
+import dev.locksmith.core.Waiters.HandedLock;
+import dev.locksmith.core.Waiters.Waiter;
+
+/**
+ * Asks the store for locks and waits for them: a request that may not wait asks once; one that may
+ * waits in the store's queues until a release hands the locks over or its wait ends, woken by release
+ * notifications, with a bounded re-check for notifications that were lost.
+ */
+final class Acquisitions {
+
+	private final StoreCalls store;
+
+	private final Leases leases;
+
+	private final Waiters waiters = new Waiters();
+
+	private final @Nullable ReleaseNotifications releaseNotifications;
+
+	private final Duration storeTimeout;
+
+	private final Duration recheckInterval;
+
+	Acquisitions(StoreCalls store, Leases leases, @Nullable ReleaseNotifications releaseNotifications,
+			Duration storeTimeout, Duration recheckInterval) {
+		this.store = store;
+		this.leases = leases;
+		this.releaseNotifications = releaseNotifications;
+		this.storeTimeout = storeTimeout;
+		this.recheckInterval = recheckInterval;
+		if (releaseNotifications != null) {
+			releaseNotifications.listen(this.waiters::handedOver);
+		}
+	}
+
+	/** The locks of {@code request}, once asked or waited for as its options say, or the last retry hint. */
+	Attempt acquire(LockRequest request) throws InterruptedException {
+		Duration waitTime = request.options().waitTime();
+		return waitTime.isZero() ? attempt(request, Duration.ZERO) : awaitTurn(request, waitTime);
+	}
+
+	/**
+	 * Waits in the store's queues with one owner token until a release hands the locks over or the
+	 * wait ends. The first refusal queues the caller and watches its keys; from then on a hand-over
+	 * notification wakes it, and a bounded re-check covers lost notifications. A refusal carries the
+	 * last retry hint.
+	 */
+	private Attempt awaitTurn(LockRequest request, Duration waitTime) throws InterruptedException {
+		List<String> keys = request.keys();
+		long deadline = System.nanoTime() + waitTime.toNanos();
+		Waiter waiter = this.waiters.join(keys, request.ownerToken());
+		boolean watching = false;
+		DefaultLockHandle handle = null;
+		try {
+			Attempt attempt = attempt(request, waitTime);
+			handle = attempt.handle();
+			if (handle != null) {
+				return attempt;
+			}
+			watching = true;
+			boolean askNow = watch(keys, deadline);
+			while (handle == null) {
+				long remaining = deadline - System.nanoTime();
+				if (askNow && remaining > 0) {
+					attempt = attempt(request, Duration.ofNanos(remaining));
+					handle = attempt.handle();
+					remaining = deadline - System.nanoTime();
+					if (handle == null) {
+						// A hand-over noticed before this refusal was answered is older than it: the store had taken it back.
+						waiter.takeHandedLock();
+					}
+				}
+				if (handle != null || remaining <= 0) {
+					break;
+				}
+				waiter.await(Math.min(remaining, nextCheckNanos(attempt.retryAfter())));
+				handle = takeHandedLock(waiter, request, attempt.sentAt());
+				askNow = true;
+			}
+			return new Attempt(handle, attempt.retryAfter(), attempt.sentAt());
+		}
+		finally {
+			this.waiters.leave(waiter);
+			if (watching) {
+				unwatch(keys);
+			}
+			if (handle == null) {
+				Duration waitLeft = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+				this.store.releaseInBackground(keys, request.ownerToken(), waitLeft);
+			}
+		}
+	}
+
+	/**
+	 * Watches the keys of a refused waiter. A hand-over sent before a new watch began went unseen, so
+	 * this returns whether one began: the caller then asks once more.
+	 */
+	private boolean watch(List<String> keys, long deadline) {
+		boolean began = false;
+		if (this.releaseNotifications != null) {
+			for (String key : keys) {
+				long maxWait = Math.min(this.storeTimeout.toNanos(), Math.max(0, deadline - System.nanoTime()));
+				began |= this.releaseNotifications.watch(key, Duration.ofNanos(maxWait));
+			}
+		}
+		return began;
+	}
+
+	private void unwatch(List<String> keys) {
+		if (this.releaseNotifications != null) {
+			keys.forEach(this.releaseNotifications::unwatch);
+		}
+	}
+
+	/** The bounded re-check: the lock's remaining lease when known and shorter, else the re-check interval. */
+	private long nextCheckNanos(Duration retryAfter) {
+		long recheck = this.recheckInterval.toNanos();
+		long lease = retryAfter.toNanos();
+		return (lease > 0) ? Math.min(lease, recheck) : recheck;
+	}
+
+	private Attempt attempt(LockRequest request, Duration queueFor) throws InterruptedException {
+		long sentAt = System.nanoTime();
+		AcquireResult result = this.store.tryAcquire(request.keys(), request.ownerToken(), request.options().ttl(),
+				queueFor);
+		if (!result.acquired()) {
+			return new Attempt(null, result.retryAfter(), sentAt);
+		}
+		return new Attempt(this.leases.granted(request, result.fencingTokens(), sentAt), Duration.ZERO, sentAt);
+	}
+
+	/**
+	 * The lock a release handed to this waiter, with its fencing token, without asking the store: held
+	 * under the claim lease, counted from the waiter's last request (the hand-over came after it), and
+	 * extended to the full lease in the background. Null when nothing was handed over, or when the claim
+	 * may have lapsed already: the waiter then asks the store.
+	 */
+	private @Nullable DefaultLockHandle takeHandedLock(Waiter waiter, LockRequest request, long lastSentAt) {
+		HandedLock handed = waiter.takeHandedLock();
+		LockOptions options = request.options();
+		if (handed == null || options.holdAtLeast().compareTo(handed.claimLease()) > 0 || !Lease
+			.of(lastSentAt, handed.claimLease(), this.leases.driftAllowance(options.ttl()))
+			.runsAt(System.nanoTime())) {
+			// A minimum hold longer than the claim asks the store, which sets the full lease before work starts.
+			return null;
+		}
+		return this.leases.handed(request, handed.fencingToken(), lastSentAt, handed.claimLease());
+	}
+
+	/** How many waiters and keys the registry of waiting threads keeps, for tests that look into it. */
+	int waitRegistrySize() {
+		return this.waiters.size();
+	}
+
+	/** One acquisition attempt: the lock when granted, else the retry hint; and when its request was sent. */
+	record Attempt(@Nullable DefaultLockHandle handle, Duration retryAfter, long sentAt) {
+	}
+
+}

@@ -1,0 +1,36 @@
+package dev.locksmith.redis;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.locksmith.core.LockBackend.AcquireResult;
+
+/** Reads the answers of the lock scripts, as the header of each {@code .lua} file describes them. */
+final class ScriptAnswers {
+
+	private ScriptAnswers() {
+	}
+
+	/** {@code acquire.lua}: {@code {1, token...}} when granted, {@code {0, i, pttl}} when KEYS[i] is busy. */
+	static AcquireResult acquired(List<String> keys, List<?> answer) {
+		if ((Long) answer.get(0) == 1L) {
+			return AcquireResult.granted(answer.subList(1, answer.size()).stream().map(Long.class::cast).toList());
+		}
+		String busyKey = keys.get(((Long) answer.get(1)).intValue() - 1);
+		return AcquireResult.busy(busyKey, remainingLease((Long) answer.get(2)));
+	}
+
+	/** {@code extend.lua} and {@code extend-shares.lua}: whether each lease was extended. */
+	static List<Boolean> flags(List<?> answer) {
+		return answer.stream().map((flag) -> (Long) flag == 1L).toList();
+	}
+
+	/**
+	 * The retry hint from a busy lock's PTTL: 0 means its lease ends within this millisecond, so look
+	 * again in one (not "no hint", which would wait a whole re-check interval); -1 means it has no lease.
+	 */
+	static Duration remainingLease(long pttl) {
+		return Duration.ofMillis((pttl == 0) ? 1 : Math.max(0, pttl));
+	}
+
+}
