@@ -133,7 +133,10 @@ class ReadWriteLockTests {
 				"1", "lock:holders:{doc}", "@read/p0:");
 
 		await().atMost(Duration.ofSeconds(5)).until(() -> !removed.isHeld());
-		assertThat(lost.events()).singleElement().satisfies((event) -> assertThat(event.key()).isEqualTo("doc"));
+		// Events reach listeners on the dispatcher's thread, after the handle turned lost.
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(lost.events()).singleElement()
+				.satisfies((event) -> assertThat(event.key()).isEqualTo("doc")));
 		await().during(Duration.ofMillis(1200)).atMost(Duration.ofSeconds(5)).until(kept::isHeld);
 		assertThat(this.redis.command("ZCARD", "lock:holders:{doc}")).isEqualTo("1");
 		kept.close();
