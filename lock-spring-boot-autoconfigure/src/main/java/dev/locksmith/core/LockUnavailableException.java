@@ -44,7 +44,7 @@ public class LockUnavailableException extends DistributedLockException {
 			if (cause instanceof ConnectException || mentions(cause, "connection refused")) {
 				return "connection refused";
 			}
-			if (mentions(cause, "not connected")) {
+			if (mentions(cause, "not connected") || mentions(cause, "disconnected") || mentions(cause, "connection closed")) {
 				return "connection lost";
 			}
 			if (cause instanceof TimeoutException) {

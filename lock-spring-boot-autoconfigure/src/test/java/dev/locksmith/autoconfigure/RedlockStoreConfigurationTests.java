@@ -1,6 +1,5 @@
 package dev.locksmith.autoconfigure;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +29,7 @@ import dev.locksmith.redis.RedisLockBackend;
 import dev.locksmith.redis.RedisLockKeys;
 import dev.locksmith.redlock.RedlockLockBackend;
 import dev.locksmith.redlock.RedlockReleaseNotifications;
+import dev.locksmith.testing.FakeClock;
 import dev.locksmith.testing.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -148,10 +148,9 @@ class RedlockStoreConfigurationTests {
 
 	@Test
 	void healthShowsEachServersClockOffsetAndStaysUpWithAWarningWhenTwoDisagree() {
-		Path libfaketime = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
-		assumeThat(libfaketime).as("libfaketime").exists();
-		try (RedisServer behind = RedisServer.startWithEnvironment(
-				Map.of("LD_PRELOAD", libfaketime.toString(), "FAKETIME", "-3s"))) {
+		assumeThat(FakeClock.library()).as("libfaketime").isPresent();
+		try (FakeClock clock = FakeClock.create(); RedisServer behind = RedisServer.start(clock)) {
+			clock.step(Duration.ofSeconds(-3));
 			List<RedisServer> nodes = List.of(servers.get(0), servers.get(1), behind);
 			this.runner.withPropertyValues("locksmith.store=redlock", nodes(nodes), "locksmith.default-ttl=10s")
 				.run((context) -> {

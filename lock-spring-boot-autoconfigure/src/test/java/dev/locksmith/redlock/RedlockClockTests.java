@@ -1,7 +1,6 @@
 package dev.locksmith.redlock;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +13,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import dev.locksmith.testing.FakeClock;
 import dev.locksmith.testing.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,8 +25,6 @@ import static org.assertj.core.api.Assumptions.assumeThat;
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedlockClockTests extends RedlockTestSupport {
-
-	static final Path LIBFAKETIME = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
 
 	private static final Duration TTL = Duration.ofSeconds(30);
 
@@ -92,9 +90,9 @@ class RedlockClockTests extends RedlockTestSupport {
 
 	@Test
 	void aServerWhoseClockRunsAheadShowsItsOffsetAndTheWarningLoggedOnce(CapturedOutput output) {
-		assumeThat(LIBFAKETIME).as("libfaketime").exists();
-		try (RedisServer skewed = RedisServer.startWithEnvironment(
-				Map.of("LD_PRELOAD", LIBFAKETIME.toString(), "FAKETIME", "+2s"))) {
+		assumeThat(FakeClock.library()).as("libfaketime").isPresent();
+		try (FakeClock clock = FakeClock.create(); RedisServer skewed = RedisServer.start(clock)) {
+			clock.step(Duration.ofSeconds(2));
 			List<RedisServer> nodes = new ArrayList<>(servers.first(2));
 			nodes.add(skewed);
 			RedlockServers connections = this.redlock.connect(nodes);

@@ -91,16 +91,6 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	/**
-	 * Starts a server on a free port with extra environment variables, such as {@code LD_PRELOAD} and
-	 * {@code FAKETIME} to run it under libfaketime.
-	 */
-	public static RedisServer startWithEnvironment(Map<String, String> environment) {
-		RedisServer server = new RedisServer(freePort(), List.of(), null, Map.copyOf(environment));
-		server.launch();
-		return server;
-	}
-
-	/**
 	 * Starts a server on a free port whose wall clock is {@code clock}: stepping or drifting the clock
 	 * moves the server's {@code TIME} and key expiry; a restart keeps the clock. It is always the bundled
 	 * binary ({@link RedisVersion#BUNDLED}): Debian's {@code redis-server} 7.0 links the shared
