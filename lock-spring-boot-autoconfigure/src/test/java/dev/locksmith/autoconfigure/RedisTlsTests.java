@@ -8,10 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.opentest4j.TestAbortedException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
@@ -22,6 +24,7 @@ import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.testing.RedisServer;
+import dev.locksmith.testing.RedisVersion;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,32 +32,40 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Locksmith over TLS to a {@code redis-server} serving a certificate generated for the test: the standalone
  * store through {@code spring.data.redis.ssl} with an SSL bundle, and Redlock through {@code rediss://}
  * URLs trusted by the JVM's trust store (with a timeout that leaves room for the first TLS handshakes on a
- * loaded machine). Skipped when the {@code redis-server} was built without TLS.
+ * loaded machine), on each tested version. Skipped when a {@code redis-server} was built without TLS.
  */
+@ParameterizedClass(name = "{0}")
+@EnumSource(RedisVersion.class)
 class RedisTlsTests {
 
 	private static final LockOptions LONG = LockOptions.ofTtl(Duration.ofSeconds(30));
 
-	@TempDir
-	static Path certificates;
+	private static Path certificates;
 
 	private static final List<TlsRedis> servers = new ArrayList<>();
 
-	@BeforeAll
-	static void startRedisOverTls() throws Exception {
+	/** The version of this run, injected by JUnit; {@link #startRedisOverTls} starts its servers. */
+	@Parameter
+	RedisVersion version;
+
+	@BeforeParameterizedClassInvocation
+	static void startRedisOverTls(RedisVersion version) throws Exception {
+		certificates = Files.createTempDirectory("locksmith-tls-");
 		run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
 				"-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", file("key.pem"), "-out",
 				file("cert.pem"));
-		run("keytool", "-importcert", "-noprompt", "-alias", "redis", "-file", file("cert.pem"), "-keystore",
+		String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+		run(keytool, "-importcert", "-noprompt", "-alias", "redis", "-file", file("cert.pem"), "-keystore",
 				file("trust.p12"), "-storetype", "PKCS12", "-storepass", "changeit");
 		for (int i = 0; i < 3; i++) {
-			servers.add(TlsRedis.start());
+			servers.add(TlsRedis.start(version));
 		}
 	}
 
-	@AfterAll
+	@AfterParameterizedClassInvocation
 	static void stopRedis() {
 		servers.forEach((server) -> server.plain().close());
+		servers.clear();
 	}
 
 	@Test
@@ -118,10 +129,10 @@ class RedisTlsTests {
 	/** A server with a plain port for the test's own checks and a TLS port for Locksmith. */
 	private record TlsRedis(RedisServer plain, int tlsPort) {
 
-		static TlsRedis start() {
+		static TlsRedis start(RedisVersion version) {
 			int tlsPort = RedisServer.freePort();
 			try {
-				return new TlsRedis(RedisServer.startOn(RedisServer.freePort(), "--tls-port", Integer.toString(tlsPort),
+				return new TlsRedis(RedisServer.start(version, "--tls-port", Integer.toString(tlsPort),
 						"--tls-cert-file", file("cert.pem"), "--tls-key-file", file("key.pem"), "--tls-ca-cert-file",
 						file("cert.pem"), "--tls-auth-clients", "no"), tlsPort);
 			}

@@ -1,19 +1,31 @@
 package dev.locksmith.redis;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.locksmith.annotation.LockMode;
+import dev.locksmith.actuate.LocksHealthIndicator;
+import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
+import dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration;
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,9 +34,9 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Locksmith as a Redis user restricted to the ACL it documents: the health check and the locks endpoint
- * work (the lock contract runs as that user in {@code locksmith-test}), and a user with a narrower ACL
- * gets failures that name what it lacks.
+ * Locksmith as a Redis user restricted to the ACL it documents: the health check, the locks endpoint and
+ * Redlock's clock check work (the lock contract runs as that user in {@code locksmith-test}), and a user
+ * with a narrower ACL gets failures that name what it lacks.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisAclTests {
@@ -52,6 +64,34 @@ class RedisAclTests {
 						tuple("report", LockMode.READ));
 			assertThat(administration.forceRelease("job")).isTrue();
 			assertThat(redisServer.server().command("EXISTS", "lock:{job}")).isEqualTo("0");
+		}
+	}
+
+	@Test
+	void redlockLocksAndChecksClocksWithTheDocumentedAclOnEachServer() {
+		List<RedisServer> servers = IntStream.range(0, 3).mapToObj((i) -> RedisServer.start()).toList();
+		try {
+			servers.forEach((server) -> LocksmithAcl.createUser(server, LocksmithAcl.rules(RedisFixture.KEYS)));
+			String nodes = servers.stream()
+				.map((server) -> "redis://" + LocksmithAcl.USER + ":" + LocksmithAcl.PASSWORD + "@127.0.0.1:"
+						+ server.port())
+				.collect(Collectors.joining(","));
+			new ApplicationContextRunner()
+				.withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class,
+						LocksHealthContributorAutoConfiguration.class))
+				.withPropertyValues("locksmith.store=redlock", "locksmith.redlock.nodes=" + nodes)
+				.run((context) -> {
+					try (LockHandle job = context.getBean(LockService.class).tryAcquire("job", LONG).orElseThrow()) {
+						assertThat(servers).allSatisfy(
+								(server) -> assertThat(server.command("EXISTS", "lock:{job}")).isEqualTo("1"));
+						Health health = context.getBean(LocksHealthIndicator.class).health();
+						assertThat(health.getStatus()).isEqualTo(Status.UP);
+						assertThat(health.getDetails()).containsKey("clockOffsets").doesNotContainKey("clockWarning");
+					}
+				});
+		}
+		finally {
+			servers.forEach(RedisServer::close);
 		}
 	}
 
