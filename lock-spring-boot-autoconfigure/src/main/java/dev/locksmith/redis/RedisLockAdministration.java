@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -188,13 +189,20 @@ public final class RedisLockAdministration implements LockAdministration {
 	}
 
 
-	private static <T> T call(java.util.function.Supplier<T> command) {
+	private <T> T call(java.util.function.Supplier<T> command) {
 		try {
 			return command.get();
 		}
 		catch (DataAccessException ex) {
-			throw new LockUnavailableException("Redis failed: " + ex.getMessage(), ex);
+			throw new LockUnavailableException("Redis failed: " + reason(ex), ex);
 		}
+	}
+
+	/** Spring's message and, when it hides it ("Error in execution"), Redis's own, with the ACL on a refusal. */
+	private String reason(DataAccessException ex) {
+		Throwable cause = NestedExceptionUtils.getMostSpecificCause(ex);
+		String message = (cause != ex) ? ex.getMessage() + ": " + cause.getMessage() : ex.getMessage();
+		return RedisAcl.explain(String.valueOf(message), this.keys);
 	}
 
 }

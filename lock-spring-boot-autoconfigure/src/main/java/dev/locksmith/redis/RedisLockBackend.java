@@ -53,6 +53,8 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	private final RedisShares shares;
 
+	private final RedisLockKeys keys;
+
 	public RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this(connectionFactory, keys, DEFAULT_CLAIM_LEASE);
 	}
@@ -66,12 +68,13 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 			throw new IllegalArgumentException("claimLease must be at least 1ms, was " + claimLease);
 		}
 		this.runner = runnerFor(connectionFactory);
-		this.scripts = new ScriptCalls(this.runner);
+		this.scripts = new ScriptCalls(this.runner, keys);
 		this.arguments = new ScriptArguments(keys, claimLease);
 		this.slots = new HashSlotPartitioner(this.runner::isCluster, keys::lockKey);
 		this.evictionPolicy = new EvictionPolicyCheck(connectionFactory);
 		this.topologyRefresh = new TopologyRefreshCheck(connectionFactory);
 		this.shares = new RedisShares(this.arguments, this.scripts);
+		this.keys = keys;
 	}
 
 	/**
@@ -87,11 +90,23 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 				this.runner.warmUp(LockScripts.HOT_PATH).join();
 			}
 			catch (RuntimeException ex) {
-				logger.info("Could not warm up the Redis lock connection; the first lock call will: " + ex);
+				warmUpFailed(ex);
 			}
 			this.evictionPolicy.check();
 			this.topologyRefresh.check();
 		}, (task) -> WARM_UP_THREADS.newThread(task).start());
+	}
+
+	/** An INFO, as the first lock call tries again; a WARN when Redis refused a permission, as it will again. */
+	private void warmUpFailed(RuntimeException ex) {
+		String reason = RedisAcl.explain(String.valueOf(ex), this.keys);
+		if (RedisAcl.isRefusal(reason)) {
+			logger.warn("Redis refused the lock connection a permission: every lock call will fail until the ACL "
+					+ "of its user grants it: " + reason);
+		}
+		else {
+			logger.info("Could not warm up the Redis lock connection; the first lock call will: " + reason);
+		}
 	}
 
 	@Override

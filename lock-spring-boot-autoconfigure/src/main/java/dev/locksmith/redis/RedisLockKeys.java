@@ -1,5 +1,7 @@
 package dev.locksmith.redis;
 
+import java.util.List;
+
 /**
  * Names the Redis keys and channel of a lock: {@code <prefix>[<kind>:]{<key>}}. The application's
  * key is the whole hash tag, so a lock, its fencing counter and its queue always share one cluster
@@ -37,7 +39,18 @@ public final class RedisLockKeys {
 
 	/** The {@code SCAN} pattern that matches every lock key, and no fencing counter, queue or channel. */
 	public String lockKeyPattern() {
-		return this.prefix.replaceAll("([*?\\[\\]\\\\])", "\\\\$1") + "{*";
+		return globPrefix() + "{*";
+	}
+
+	/** The ACL patterns of every key ({@code ~}) and channel ({@code &}) of every lock under the prefix. */
+	List<String> aclPatterns() {
+		String prefix = globPrefix();
+		return List.of("~" + prefix + "{*", "~" + prefix + "fence:{*", "~" + prefix + "queue:{*",
+				"~" + prefix + "deadlines:{*", "~" + prefix + "holders:{*", "&" + prefix + "released:{*");
+	}
+
+	private String globPrefix() {
+		return this.prefix.replaceAll("([*?\\[\\]\\\\])", "\\\\$1");
 	}
 
 	/** The Redis list of the owner tokens waiting for {@code key}, first come first. */

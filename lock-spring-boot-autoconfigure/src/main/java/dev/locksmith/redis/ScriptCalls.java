@@ -21,8 +21,11 @@ final class ScriptCalls {
 
 	private final ScriptRunner runner;
 
-	ScriptCalls(ScriptRunner runner) {
+	private final RedisLockKeys keys;
+
+	ScriptCalls(ScriptRunner runner, RedisLockKeys keys) {
 		this.runner = runner;
+		this.keys = keys;
 	}
 
 	/** Runs {@code script} on behalf of {@code operation} on {@code keys} and reads its answer with {@code reader}, in one stage. */
@@ -46,13 +49,14 @@ final class ScriptCalls {
 		});
 	}
 
-	private static LockUnavailableException translate(String operation, List<String> keys, Throwable failure) {
+	private LockUnavailableException translate(String operation, List<String> keys, Throwable failure) {
 		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
 				: failure;
 		if (cause instanceof LockUnavailableException unavailable) {
 			return unavailable;
 		}
-		String message = "Redis failed " + describe(operation, keys) + ": " + cause.getMessage();
+		String message = "Redis failed " + describe(operation, keys) + ": "
+				+ RedisAcl.explain(String.valueOf(cause.getMessage()), this.keys);
 		return isRefusedBeforeRunning(cause) ? new StoreBusyException(message, cause)
 				: new LockUnavailableException(message, cause);
 	}

@@ -163,8 +163,17 @@ public final class RedlockServers implements InitializingBean, SmartLifecycle, A
 			return RedisURI.create(uri);
 		}
 		catch (URISyntaxException | IllegalArgumentException ex) {
-			throw new IllegalArgumentException(where + " is not a valid Redis URL: " + ex.getMessage() + hint, ex);
+			// their messages quote the URL, password and all: the reason is kept without it, the exception is not
+			throw new IllegalArgumentException(
+					where + " is not a valid Redis URL: " + withoutUserInfo(String.valueOf(ex.getMessage()), url) + hint);
 		}
+	}
+
+	/** {@code message} with the user and password of {@code url} masked. */
+	private static String withoutUserInfo(String message, String url) {
+		int start = url.indexOf("://") + 3;
+		int end = url.lastIndexOf('@');
+		return (end > start) ? message.replace(url.substring(start, end), "******") : message;
 	}
 
 	private static RedisStandaloneConfiguration standalone(RedisURI server) {

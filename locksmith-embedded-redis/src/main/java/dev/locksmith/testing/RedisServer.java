@@ -69,9 +69,9 @@ public final class RedisServer implements AutoCloseable {
 		return server;
 	}
 
-	/** Starts a server of {@code version} on a free port. */
-	public static RedisServer start(RedisVersion version) {
-		RedisServer server = new RedisServer(freePort(), List.of(), null);
+	/** Starts a server of {@code version} on a free port, with extra {@code redis-server} arguments such as {@code --tls-port}. */
+	public static RedisServer start(RedisVersion version, String... extraArguments) {
+		RedisServer server = new RedisServer(freePort(), List.of(extraArguments), null);
 		server.binary = version.binary();
 		server.launch();
 		return server;

@@ -19,7 +19,7 @@ import dev.locksmith.testing.RedisVersion;
 @EnumSource(RedisVersion.class)
 class RedisLockBackendContractTests extends RedisDeploymentContractTests {
 
-	private static RedisServer redis;
+	static RedisServer redis;
 
 	/** The version of this run, injected by JUnit; {@link #startRedis} starts its server. */
 	@Parameter
