@@ -20,7 +20,8 @@ import dev.locksmith.core.ReactiveLockContext;
 /**
  * The soak's asynchronous and reactive work under {@code @DistributedLock}: fenced work whose lock is
  * held until a {@code CompletionStage}, a {@code Mono} or a {@code Flux} completes, and unrenewed locks
- * whose work outlives their lease, which end with {@code LockLostException}.
+ * whose work outlives their lease, which end with {@code LockLostException} (or, when the lock was busy, with
+ * no value: skipped).
  */
 class SoakLockedCalls {
 
@@ -56,14 +57,14 @@ class SoakLockedCalls {
 	}
 
 	@DistributedLock(name = "outlived", key = "#p0", ttl = "150ms", renew = false, waitTime = "0s", onBusy = OnBusy.SKIP)
-	CompletionStage<Void> outliveLater(String key) {
-		return CompletableFuture.runAsync(() -> { },
+	CompletionStage<Boolean> outliveLater(String key) {
+		return CompletableFuture.supplyAsync(() -> true,
 				CompletableFuture.delayedExecutor(OUTLIVED.toMillis(), TimeUnit.MILLISECONDS));
 	}
 
 	@DistributedLock(name = "outlived", key = "#p0", ttl = "150ms", renew = false, waitTime = "0s", onBusy = OnBusy.SKIP)
-	Mono<Void> outlive(String key) {
-		return Mono.delay(OUTLIVED).then();
+	Mono<Boolean> outlive(String key) {
+		return Mono.delay(OUTLIVED).thenReturn(true);
 	}
 
 	private static List<String> keys(LockHandle lock) {
