@@ -49,13 +49,13 @@ import static org.awaitility.Awaitility.await;
  * the engines' registries are sampled every second: under load they stay bounded, and once idle they are
  * back to their starting level (heap and threads after a full GC, Redis memory less what the keys left
  * take), with no key left without a TTL and no lost update. It runs for {@code locksmith.soak.duration},
- * 30 s by default in {@code verify}, or until {@code locksmith.soak.cycles} lock cycles are done, and
+ * 10 s by default in {@code verify}, or until {@code locksmith.soak.cycles} lock cycles are done, and
  * writes its figures to a section of {@code docs/reliability.md}.
  */
 @Tag("soak")
 class LockSoakTests {
 
-	private static final Duration DURATION = Duration.parse(System.getProperty("locksmith.soak.duration", "PT30S"));
+	private static final Duration DURATION = Duration.parse(System.getProperty("locksmith.soak.duration", "PT10S"));
 
 	/** Lock cycles to run instead of {@link #DURATION}, when positive. */
 	private static final long CYCLES = Long.getLong("locksmith.soak.cycles", 0);
@@ -426,7 +426,7 @@ class LockSoakTests {
 	private String report(List<SoakSample> samples, SoakSample baseline, SoakSample idle, Map<String, Long> totals,
 			long faults, Duration loadedFor) {
 		StringBuilder report = new StringBuilder("## A soak: nothing grows\n\n").append("""
-				Written by `LockSoakTests`, which `./mvnw verify` runs for 30 s; a longer run, for a time or until a
+				Written by `LockSoakTests`, which `./mvnw verify` runs for 10 s; a longer run, for a time or until a
 				number of lock cycles is done:
 				`./mvnw -pl lock-spring-boot-autoconfigure -am verify -Dtest=LockSoakTests -Dsurefire.failIfNoSpecifiedTests=false -Dlocksmith.soak.duration=PT30M -Dreliability.publish=true`
 				or the same with `-Dlocksmith.soak.cycles=1000000` in place of `-Dlocksmith.soak.duration=PT30M`.
