@@ -2,7 +2,9 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -15,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Readers and permit holders in three worker JVMs on one key, one of them killed with {@code kill -9}:
- * its share ends with its own lease while the others go on renewing theirs, and no permit is lost.
+ * Readers, writers and permit holders in three worker JVMs on one key: no overlap that their modes forbid,
+ * and, with one of them killed with {@code kill -9}, its share ends with its own lease while the others go
+ * on renewing theirs, and no permit is lost.
  */
 class SharedLockProcessTests {
 
@@ -28,7 +31,35 @@ class SharedLockProcessTests {
 	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
 
 	@RegisterExtension
+	static final RedisServerExtension checkerServer = new RedisServerExtension();
+
+	@RegisterExtension
 	final WorkerFleet fleet = new WorkerFleet(redisServer);
+
+	@Test
+	void writersExcludeEveryoneAndPermitHoldersNeverExceedTheirCountAcrossThreeProcesses() throws Exception {
+		List<WorkerJvm> workers = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			workers.add(this.fleet.start(ModesWorker.class, List.of(Integer.toString(checkerServer.server().port()), "3000")));
+		}
+		for (WorkerJvm worker : workers) {
+			worker.expect("READY");
+		}
+		for (WorkerJvm worker : workers) {
+			worker.send("go");
+		}
+		for (WorkerJvm worker : workers) {
+			worker.expect("DONE");
+		}
+
+		assertThat(checkerStats("doc")).as("readers and writers of doc").containsEntry("overlaps", 0L)
+			.hasEntrySatisfying("sections", (sections) -> assertThat(sections).isGreaterThan(50))
+			.hasEntrySatisfying("most-shares", (most) -> assertThat(most).as("readers shared it").isGreaterThan(1));
+		assertThat(checkerStats("pdf")).as("holders of pdf's %d permits", ModesWorker.PERMITS).containsEntry("overlaps", 0L)
+			.hasEntrySatisfying("sections", (sections) -> assertThat(sections).isGreaterThan(50))
+			.containsEntry("most-shares", (long) ModesWorker.PERMITS);
+		assertThat(this.fleet.redis().command("EXISTS", KEYS.lockKey("doc"), KEYS.lockKey("pdf"))).isEqualTo("0");
+	}
 
 	@Test
 	void aKilledReaderFreesItsShareAtItsOwnLeaseEndWhileTheOthersRenewTheirs() throws Exception {
@@ -78,6 +109,16 @@ class SharedLockProcessTests {
 			assertThat(this.fleet.locks().tryAcquire("pdf", LockOptions.ofTtl(LEASE).withPermits(2))).as("two permits, no more")
 				.isEmpty();
 		}
+	}
+
+	/** The counters that {@link ModesWorker}s kept for {@code key} on the checker Redis, overlaps 0 unless counted. */
+	private static Map<String, Long> checkerStats(String key) {
+		Map<String, Long> stats = new HashMap<>(Map.of("overlaps", 0L));
+		String[] flat = checkerServer.server().command("HGETALL", "stats:" + key).split("\n");
+		for (int i = 0; i + 1 < flat.length; i += 2) {
+			stats.put(flat[i].trim(), Long.parseLong(flat[i + 1].trim()));
+		}
+		return stats;
 	}
 
 	/** The holders of {@code key} whose lease has not ended, by the server's clock. */

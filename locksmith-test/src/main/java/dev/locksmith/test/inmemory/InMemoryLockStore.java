@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -131,9 +132,19 @@ final class InMemoryLockStore {
 			.stream()
 			.filter((entry) -> entry.getValue().isLiveAt(now))
 			.limit(limit)
-			.map((entry) -> StoredLock.of(entry.getKey(), Duration.ofNanos(entry.getValue().expiresAt - now),
-					entry.getValue().ownerToken))
+			.flatMap((entry) -> Stream.ofNullable(storedLock(entry.getKey(), entry.getValue(), now)))
 			.toList());
+	}
+
+	/** A held lock as the Redis store lists it: a shared one with each holder's own lease, or null once they all ended. */
+	private @Nullable StoredLock storedLock(String key, Lease lease, long now) {
+		Map<String, Long> holders = this.shareHolders.get(key);
+		if (holders == null || holders.isEmpty()) {
+			return StoredLock.of(key, Duration.ofNanos(lease.expiresAt - now), lease.ownerToken);
+		}
+		Map<String, Duration> leases = new HashMap<>();
+		holders.forEach((holder, expiresAt) -> leases.put(holder, Duration.ofNanos(expiresAt - now)));
+		return StoredLock.shared(key, lease.ownerToken, leases);
 	}
 
 	boolean isLocked(String key) {

@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration;
 import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
 import dev.locksmith.core.LockAdministration;
@@ -26,6 +27,7 @@ import dev.locksmith.test.LockAssertions;
 import dev.locksmith.test.inmemory.InMemoryLockBackend;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /** How {@code locksmith.store=in-memory} sets Locksmith up without Redis, and when it stays out of the way. */
@@ -112,7 +114,7 @@ class InMemoryLockStoreConfigurationTests {
 
 	@Test
 	void annotatedMethodsLockOnTheInMemoryStore() {
-		withLockedReport().run((context) -> {
+		withAnnotated(LockedReport.class).run((context) -> {
 			LockService locks = context.getBean(LockService.class);
 			boolean freeInside = context.getBean(LockedReport.class)
 				.run(() -> locks.tryAcquire("report", locks.options()).isPresent());
@@ -123,7 +125,7 @@ class InMemoryLockStoreConfigurationTests {
 
 	@Test
 	void aFailedLockAssertionNamesTheAnnotatedMethodThatHoldsTheLock() {
-		withLockedReport().run((context) -> {
+		withAnnotated(LockedReport.class).run((context) -> {
 			LockService locks = context.getBean(LockService.class);
 			Throwable failure = context.getBean(LockedReport.class)
 				.run(() -> catchThrowable(() -> LockAssertions.assertThat(locks).doesNotHold("report")));
@@ -132,12 +134,34 @@ class InMemoryLockStoreConfigurationTests {
 		});
 	}
 
-	/** The in-memory store, the {@code @DistributedLock} aspect and a bean with an annotated method. */
-	private ApplicationContextRunner withLockedReport() {
+	@Test
+	void aReadCallNestedInAWriteOfTheSameKeyTakesAHoldOnTheWriteLock() {
+		withAnnotated(Ledger.class).run((context) -> {
+			LockService locks = context.getBean(LockService.class);
+			Ledger ledger = context.getBean(Ledger.class);
+			boolean freeInside = ledger.write("acct-1", () -> ledger.read("acct-1",
+					() -> locks.tryAcquire("ledger:acct-1", locks.options().withMode(LockMode.READ)).isPresent()));
+			assertThat(freeInside).as("another reader is refused while the writer holds it").isFalse();
+			assertThat(locks.isLocked("ledger:acct-1")).as("released with the write call").isFalse();
+		});
+	}
+
+	@Test
+	void aWriteCallNestedInAReadOfTheSameKeyFailsAtOnceAndFreesTheReadLock() {
+		withAnnotated(Ledger.class).run((context) -> {
+			Ledger ledger = context.getBean(Ledger.class);
+			assertThatIllegalStateException().isThrownBy(() -> ledger.read("acct-2", () -> ledger.write("acct-2", () -> true)))
+				.withMessageContaining("as a writer while this thread holds it as a reader: a read lock cannot be upgraded");
+			assertThat(context.getBean(LockService.class).isLocked("ledger:acct-2")).isFalse();
+		});
+	}
+
+	/** The in-memory store, the {@code @DistributedLock} aspect and {@code bean}, whose methods are annotated. */
+	private ApplicationContextRunner withAnnotated(Class<?> bean) {
 		return this.runner
 			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LocksmithAopAutoConfiguration.class))
 			.withPropertyValues("locksmith.store=in-memory")
-			.withBean(LockedReport.class);
+			.withBean(bean);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -148,6 +172,22 @@ class InMemoryLockStoreConfigurationTests {
 		@Bean
 		LockBackend customLockBackend() {
 			return BACKEND;
+		}
+
+	}
+
+	static class Ledger {
+
+		/** Runs {@code inside} while reading the ledger {@code id}. */
+		@DistributedLock(name = "ledger", key = "#id", mode = LockMode.READ)
+		public <T> T read(String id, Callable<T> inside) throws Exception {
+			return inside.call();
+		}
+
+		/** Runs {@code inside} while writing the ledger {@code id}. */
+		@DistributedLock(name = "ledger", key = "#id")
+		public <T> T write(String id, Callable<T> inside) throws Exception {
+			return inside.call();
 		}
 
 	}

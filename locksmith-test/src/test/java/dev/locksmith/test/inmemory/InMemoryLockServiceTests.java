@@ -2,13 +2,18 @@ package dev.locksmith.test.inmemory;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockAdministration.StoredLock;
+import dev.locksmith.core.LockAdministration.StoredLock.Holder;
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
@@ -119,6 +124,38 @@ class InMemoryLockServiceTests extends LockBackendContractTests {
 
 		LockHandle next = newService().tryAcquire("account:42", LockOptions.ofTtl(LONG)).orElseThrow();
 		assertThat(next.fencingToken()).as("the evicted holder's token stays the lower").isGreaterThan(evicted.fencingToken());
+	}
+
+	@Test
+	void theAdministrationListsASharedLockWithItsModeItsPermitsAndEachHolderAsTheRedisStoreDoes() throws Exception {
+		LockOptions read = LockOptions.ofTtl(LONG).withMode(LockMode.READ);
+		LockOptions permits = LockOptions.ofTtl(LONG).withPermits(3);
+		acquireAs("reader-1", "doc", read);
+		acquireAs("reader-2", "doc", read.withTtl(LONG.multipliedBy(2)));
+		acquireAs("render-1", "pdf", permits);
+		acquireAs("render-2", "pdf", permits);
+
+		Map<String, StoredLock> stored = this.store.administration().storedLocks(10).stream()
+			.collect(Collectors.toMap(StoredLock::key, (lock) -> lock));
+
+		assertThat(stored).containsOnlyKeys("doc", "pdf");
+		assertThat(stored.get("doc")).satisfies((lock) -> {
+			assertThat(lock.mode()).isEqualTo(LockMode.READ);
+			assertThat(lock.permits()).isEqualTo(1);
+			assertThat(lock.holders()).extracting(Holder::instance).containsExactly("reader-1", "reader-2");
+			assertThat(lock.holders().get(0).remainingLease()).isPositive().isLessThanOrEqualTo(LONG);
+			assertThat(lock.holderInstance()).as("the holder whose lease ends last").isEqualTo("reader-2");
+			assertThat(lock.remainingTtl()).isGreaterThan(LONG).isEqualTo(lock.holders().get(1).remainingLease());
+		});
+		assertThat(stored.get("pdf")).satisfies((lock) -> {
+			assertThat(lock.mode()).isEqualTo(LockMode.WRITE);
+			assertThat(lock.permits()).isEqualTo(3);
+			assertThat(lock.holders()).extracting(Holder::instance).containsExactlyInAnyOrder("render-1", "render-2");
+		});
+	}
+
+	private void acquireAs(String instance, String key, LockOptions options) throws Exception {
+		newService(newServiceBuilder().instanceId(instance)).tryAcquire(key, options).orElseThrow();
 	}
 
 	private static AcquireResult attempt(InMemoryLockBackend backend, List<String> keys, String ownerToken,
