@@ -1,5 +1,6 @@
 package dev.locksmith.autoconfigure;
 
+import java.time.Duration;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -12,11 +13,18 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  */
 final class EngineProperty {
 
+	/** The longest duration the engine counts: {@code Long.MAX_VALUE} nanoseconds, about 292 years. */
+	static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE);
+
 	private EngineProperty() {
 	}
 
 	/** The result of {@code apply}, which hands {@code value}, bound from {@code property}, to the engine. */
 	static <T> T apply(String property, @Nullable Object value, Supplier<T> apply) {
+		if (value instanceof Duration duration && duration.compareTo(LONGEST) > 0) {
+			throw new InvalidConfigurationPropertyValueException(property, value,
+					"must be at most " + LONGEST.toDays() + "d (" + LONGEST + ")");
+		}
 		try {
 			return apply.get();
 		}

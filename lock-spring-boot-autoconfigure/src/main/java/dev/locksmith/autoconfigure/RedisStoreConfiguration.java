@@ -82,7 +82,8 @@ class RedisStoreConfiguration {
 	 */
 	private static Duration claimLease(LocksmithProperties.Wait wait) {
 		Duration twoRechecks = wait.getRecheckInterval().multipliedBy(2);
-		return (wait.getClaimLease().compareTo(twoRechecks) < 0) ? twoRechecks : wait.getClaimLease();
+		return EngineProperty.apply("locksmith.wait.claim-lease", wait.getClaimLease(),
+				() -> (wait.getClaimLease().compareTo(twoRechecks) < 0) ? twoRechecks : wait.getClaimLease());
 	}
 
 }

@@ -1,7 +1,19 @@
 package dev.locksmith.actuate;
 
 import java.security.Principal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import org.assertj.core.groups.Tuple;
 import org.jspecify.annotations.Nullable;
@@ -19,9 +31,11 @@ import dev.locksmith.actuate.LocksEndpoint.HeldLock;
 import dev.locksmith.actuate.LocksEndpoint.InstanceLocks;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockService;
+import dev.locksmith.core.LockUnavailableException;
 
 import static dev.locksmith.actuate.ActuatorContexts.HOLD;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** The locks endpoint: both views, key masking and its visibility settings, and forced release, on a real Redis. */
 @ExtendWith(OutputCaptureExtension.class)
@@ -148,6 +162,68 @@ class LocksEndpointTests {
 			assertThat(output).contains("Forced release of lock 'job:******' requested by olivia")
 				.doesNotContain("job:1");
 		});
+	}
+
+	/**
+	 * Six threads force-release one key at once while three waiters queue for it. Each call answers or is
+	 * refused as past the bound on administration calls in flight; the holder is evicted and every waiter
+	 * is granted in turn, with a token of its own greater than the holder's: none is dropped from the queue.
+	 * A release that lands while the lock is being handed over takes back that waiter's claim.
+	 */
+	@Test
+	void concurrentForcedReleasesEvictTheHolderAndGrantEveryWaiterInTurn() {
+		contexts.runner().run((context) -> {
+			LockService locks = context.getBean(LockService.class);
+			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+			LockHandle evicted = locks.acquire("job:2", HOLD);
+			BlockingQueue<LockHandle> granted = new LinkedBlockingQueue<>();
+			ExecutorService threads = Executors.newFixedThreadPool(9);
+			try {
+				for (int i = 0; i < 3; i++) {
+					threads.submit(() -> granted.add(locks.acquire("job:2", HOLD.withWaitTime(Duration.ofSeconds(60)))));
+				}
+				await().until(() -> queued("job:2") == 3);
+				CountDownLatch start = new CountDownLatch(1);
+				List<Future<ForcedRelease>> releases = new ArrayList<>();
+				for (int i = 0; i < 6; i++) {
+					releases.add(threads.submit(() -> {
+						start.await();
+						return endpoint.release("job:2", SecurityContext.NONE);
+					}));
+				}
+				start.countDown();
+				int released = 0;
+				for (Future<ForcedRelease> release : releases) {
+					try {
+						released += release.get().released() ? 1 : 0;
+					}
+					catch (ExecutionException ex) {
+						assertThat(ex).cause()
+							.isInstanceOf(LockUnavailableException.class)
+							.hasMessageContaining("Too many lock administration calls in flight");
+					}
+				}
+				assertThat(released).as("releases that took effect").isPositive();
+				await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(evicted.lost().toCompletableFuture()).isDone());
+
+				Set<Long> tokens = new HashSet<>();
+				for (int waiter = 0; waiter < 3; waiter++) {
+					LockHandle holder = granted.poll(60, TimeUnit.SECONDS);
+					assertThat(holder).as("waiter %d granted", waiter).isNotNull();
+					assertThat(holder.fencingToken()).as("a waiter's token").isGreaterThan(evicted.fencingToken());
+					assertThat(tokens.add(holder.fencingToken())).as("a token of its own").isTrue();
+					holder.close();
+				}
+				assertThat(queued("job:2")).as("waiters left").isZero();
+			}
+			finally {
+				threads.shutdownNow();
+			}
+		});
+	}
+
+	private static int queued(String key) {
+		return Integer.parseInt(contexts.redis().command("LLEN", "lock:queue:{" + key + "}"));
 	}
 
 	private static List<HeldLock> instanceLocks(LocksEndpoint endpoint, SecurityContext securityContext) {

@@ -234,13 +234,7 @@ class LocksmithAutoConfigurationTests {
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', textBlock = """
 			locksmith.key-prefix=lock{x}:  | locksmith.key-prefix | must not contain '{' or '}'
-			locksmith.redis-timeout=0s     | locksmith.redis-timeout | must be at least 1ms
-			locksmith.default-ttl=-5s      | locksmith.default-ttl | must be at least 1ms
-			locksmith.default-wait-time=-1s | locksmith.default-wait-time | must not be negative
-			locksmith.wait.recheck-interval=0ms | locksmith.wait.recheck-interval | must be at least 1ms
 			locksmith.instance-id=         | locksmith.instance-id | must not be blank
-			locksmith.drift-allowance=-1ms | locksmith.drift-allowance | must not be negative
-			locksmith.default-ttl=soon     | Failed to bind properties under 'locksmith.default-ttl' | 'soon'
 			""")
 	void aBadPropertyStopsTheStartupNamingTheProperty(String property, String name, String reason) {
 		onRedis().withPropertyValues(property).run((context) -> {

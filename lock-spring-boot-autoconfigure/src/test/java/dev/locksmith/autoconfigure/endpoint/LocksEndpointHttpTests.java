@@ -3,11 +3,15 @@ package dev.locksmith.autoconfigure.endpoint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -26,11 +30,12 @@ import dev.locksmith.redis.RedisLockKeys;
 import dev.locksmith.testing.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
  * The {@code locks} endpoint over real HTTP on a real Redis: a key that readers or permit holders share
  * lists its mode, its permits and each holder with its own remaining lease, with keys masked unless
- * {@code management.endpoint.locks.show-values} shows them.
+ * {@code management.endpoint.locks.show-values} shows them; forced releases of odd keys answer clearly.
  */
 class LocksEndpointHttpTests {
 
@@ -65,6 +70,7 @@ class LocksEndpointHttpTests {
 		if (this.application != null) {
 			this.application.close();
 		}
+		redis.command("FLUSHALL");
 	}
 
 	private RestClient start(String... properties) {
@@ -125,6 +131,49 @@ class LocksEndpointHttpTests {
 				assertThat(leaseMillis(holder)).isBetween(1L, 30_000L);
 			});
 		}
+	}
+
+	/**
+	 * {@code DELETE /actuator/locks/{key}} with odd keys, each held by another instance unless absent: a
+	 * key the endpoint can read is released whoever holds it, keeping its fencing counter; one the web
+	 * server refuses (longer than its request line, or with an encoded '/') is answered 400 and its holder
+	 * keeps the lock. A bystander's lock is never touched.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("forcedReleases")
+	void aForcedReleaseAnswersClearlyAndTouchesOnlyItsKey(String row, String key, boolean held, int status,
+			boolean released) throws Exception {
+		RestClient http = start("management.endpoint.locks.access=unrestricted");
+		try (LockHandle bystander = otherInstance.acquire("bystander", REPORT)) {
+			long token = held ? otherInstance.acquire(key, REPORT).fencingToken() : 0;
+
+			http.delete().uri("/actuator/locks/{key}", key).exchange((request, response) -> {
+				assertThat(response.getStatusCode().value()).isEqualTo(status);
+				if (status == 200) {
+					assertThat(response.bodyTo(Map.class)).containsEntry("key", key).containsEntry("released", released);
+				}
+				return null;
+			});
+			assertThat(otherInstance.isLocked(key)).as("still held").isEqualTo(held && !released);
+			assertThat(otherInstance.isLocked("bystander")).as("the bystander's lock").isTrue();
+			if (released) {
+				try (LockHandle next = otherInstance.acquire(key, REPORT)) {
+					assertThat(next.fencingToken()).as("the next holder's token").isGreaterThan(token);
+				}
+			}
+		}
+	}
+
+	static Stream<Arguments> forcedReleases() {
+		return Stream.of(arguments("absent", "nobody", false, 200, false),
+				arguments("held by another instance", "job:7", true, 200, true),
+				arguments("2,000 characters", "x".repeat(2_000), true, 200, true),
+				arguments("20,000 characters, past the request line", "x".repeat(20_000), true, 400, false),
+				arguments("an encoded slash", "tenant/42", true, 400, false),
+				arguments("braces", "{a}", true, 200, true),
+				arguments("query and fragment characters", "a?b=c#d", true, 200, true),
+				arguments("percent and blanks", "50% a b", true, 200, true),
+				arguments("Unicode", "\u043a\u043b\u044e\u0447\uD83D\uDD12", true, 200, true));
 	}
 
 	/** The one lock that the endpoint at {@code uri} lists. */

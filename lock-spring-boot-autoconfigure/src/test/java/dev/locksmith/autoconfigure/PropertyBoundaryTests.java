@@ -1,0 +1,209 @@
+package dev.locksmith.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import dev.locksmith.autoconfigure.web.LocksmithWebAutoConfiguration;
+import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.LockAdministration.StoredLock;
+import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockService;
+import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.redis.RedisLockBackend;
+import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.testing.RedisServer;
+import dev.locksmith.testing.RedisServerExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+/**
+ * Every {@code locksmith.*} duration at its limits (0, 1ms, negative, the longest the engine counts, one
+ * day past it, past what a Duration holds, malformed, empty): the startup fails naming the property, or
+ * the application starts and its locks still exclude a second owner.
+ */
+class PropertyBoundaryTests {
+
+	/** What a row expects when the application starts. */
+	private static final String STARTS = "starts";
+
+	/** What a row expects when the application starts but a lock call may outlast the Redis timeout. */
+	private static final String STARTS_OR_FAILS_CLOSED = "starts*";
+
+	/** The values every duration is tried with, in the order of the columns of {@link #OUTCOMES}. */
+	private static final List<String> VALUES = List.of("0", "1ms", "-1ms", "106751d", "106752d", "999999999999999d",
+			"soon", "");
+
+	/**
+	 * What each duration does with each of {@link #VALUES}: {@code starts}; {@code starts*}, starts but a lock
+	 * call may outlast the timeout and fail closed; {@code over}, refused as longer than the engine counts;
+	 * {@code unbound}, Boot's bind failure; otherwise the engine's reason.
+	 */
+	private static final String OUTCOMES = """
+			default-ttl                 | ttl must be at least 1ms             | starts  | ttl must be at least 1ms             | starts | over   | unbound | unbound | starts
+			default-wait-time           | starts                               | starts  | waitTime must not be negative        | starts | over   | unbound | unbound | starts
+			redis-timeout               | timeout must be at least 1ms         | starts* | timeout must be at least 1ms         | starts | over   | unbound | unbound | starts
+			drift-allowance             | starts                               | starts  | driftAllowance must not be negative  | starts | over   | unbound | unbound | starts
+			wait.recheck-interval       | recheckInterval must be at least 1ms | starts  | recheckInterval must be at least 1ms | starts | over   | unbound | unbound | starts
+			wait.claim-lease            | starts                               | starts  | starts                               | starts | over   | unbound | unbound | starts
+			web.unavailable-retry-after | starts                               | starts  | starts                               | starts | starts | unbound | unbound | starts
+			""";
+
+	@RegisterExtension
+	static final RedisServerExtension redisServer = new RedisServerExtension();
+
+	private static RedisServer redis;
+
+	@BeforeAll
+	static void findRedis() {
+		redis = redisServer.server();
+	}
+
+	static Stream<Arguments> durations() {
+		return OUTCOMES.lines().flatMap((line) -> {
+			List<String> cells = Stream.of(line.split("\\|")).map(String::trim).toList();
+			return IntStream.range(0, VALUES.size())
+				.mapToObj((i) -> arguments(cells.get(0), VALUES.get(i), cells.get(i + 1)));
+		});
+	}
+
+	@ParameterizedTest(name = "locksmith.{0}={1}: {2}")
+	@MethodSource("durations")
+	void aDurationAtItsLimitStopsTheStartupNamingItOrLocksAsUsual(String property, String value, String outcome) {
+		String name = "locksmith." + property;
+		runner().withPropertyValues(name + "=" + value).run((context) -> {
+			switch (outcome) {
+				case STARTS -> {
+					assertThat(context).hasNotFailed();
+					locksExclusively(context.getBean(LockService.class), name + "=" + value);
+				}
+				case STARTS_OR_FAILS_CLOSED -> {
+					assertThat(context).hasNotFailed();
+					try {
+						locksExclusively(context.getBean(LockService.class), name + "=" + value);
+					}
+					catch (LockUnavailableException ex) {
+						assertThat(ex).hasMessageContaining("within " + value);
+					}
+				}
+				default -> {
+					assertThat(context).hasFailed();
+					assertThat(context.getStartupFailure()).hasStackTraceContaining(name)
+						.hasStackTraceContaining(reason(name, outcome));
+				}
+			}
+		});
+	}
+
+	private static String reason(String property, String outcome) {
+		return switch (outcome) {
+			case "over" -> "must be at most 106751d";
+			case "unbound" -> "Failed to bind properties under '" + property + "'";
+			default -> outcome;
+		};
+	}
+
+	/**
+	 * Key prefixes with blanks, colons, Unicode, SCAN pattern characters and 10,000 characters are used as
+	 * given; braces, which would move the cluster hash tag, stop the startup. The lock under an odd prefix
+	 * still excludes a second owner on the same prefix, and is its own apart from another prefix's lock.
+	 */
+	@ParameterizedTest(name = "locksmith.key-prefix=''{0}'': {1}")
+	@MethodSource("keyPrefixes")
+	void aKeyPrefixIsUsedAsGivenOrStopsTheStartupNamingIt(String prefix, String outcome) {
+		runner().withInitializer((context) -> context.getEnvironment()
+			.getPropertySources()
+			.addFirst(new MapPropertySource("untrimmed", Map.of("locksmith.key-prefix", prefix))))
+			.run((context) -> {
+			if (!STARTS.equals(outcome)) {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).hasStackTraceContaining("locksmith.key-prefix")
+					.hasStackTraceContaining(outcome);
+				return;
+			}
+			LockOptions held = LockOptions.ofTtl(Duration.ofSeconds(30));
+			try (LockHandle first = context.getBean(LockService.class).acquire("job", held);
+					SecondOwner samePrefix = new SecondOwner(prefix);
+					SecondOwner otherPrefix = new SecondOwner("other:")) {
+				assertThat(redis.command("EXISTS", prefix + "{job}")).isEqualTo("1");
+				assertThat(samePrefix.tryAcquire("job")).as("a second owner on the same prefix").isEmpty();
+				assertThat(otherPrefix.tryAcquire("job")).as("an owner on another prefix").isPresent();
+				assertThat(context.getBean(LockAdministration.class).storedLocks(10)).extracting(StoredLock::key)
+					.contains("job");
+			}
+		});
+	}
+
+	static Stream<Arguments> keyPrefixes() {
+		return Stream.of(arguments("", STARTS), arguments(" ", STARTS), arguments("a b:", STARTS),
+				arguments("a:b::", STARTS), arguments("\u043a\u043b\u044e\u0447:\uD83D\uDD12:", STARTS),
+				arguments("*?[x]\\:", STARTS), arguments("x".repeat(10_000), STARTS),
+				arguments("{", "must not contain '{' or '}'"), arguments("}", "must not contain '{' or '}'"),
+				arguments("{}", "must not contain '{' or '}'"), arguments("a{b}:", "must not contain '{' or '}'"));
+	}
+
+	/** A lock cycle with the configured defaults, then a held lock that a second owner cannot take. */
+	private static void locksExclusively(LockService locks, String key) throws InterruptedException {
+		try (LockHandle defaults = locks.acquire(key, locks.options())) {
+			assertThat(defaults.fencingToken()).isPositive();
+		}
+		LockOptions held = locks.options().withTtl(Duration.ofSeconds(30));
+		try (LockHandle first = locks.acquire(key, held)) {
+			Optional<LockHandle> second = locks.tryAcquire(key, held.withWaitTime(Duration.ZERO));
+			second.ifPresent(LockHandle::close);
+			assertThat(second).as("a second owner of a held lock").isEmpty();
+			assertThat(redis.command("EXISTS", "lock:{" + key + "}")).isEqualTo("1");
+		}
+	}
+
+	/** Another instance's lock service on {@code prefix}. */
+	private static final class SecondOwner implements AutoCloseable {
+
+		private final LettuceConnectionFactory connections = redis.connectionFactory();
+
+		private final DefaultLockService locks;
+
+		SecondOwner(String prefix) {
+			this.locks = DefaultLockService.builder(new RedisLockBackend(this.connections, new RedisLockKeys(prefix)))
+				.build();
+		}
+
+		Optional<LockHandle> tryAcquire(String key) throws InterruptedException {
+			Optional<LockHandle> taken = this.locks.tryAcquire(key, LockOptions.ofTtl(Duration.ofSeconds(30)));
+			taken.ifPresent(LockHandle::close);
+			return taken;
+		}
+
+		@Override
+		public void close() {
+			this.locks.close();
+			this.connections.destroy();
+		}
+
+	}
+
+	private static ApplicationContextRunner runner() {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LocksmithAutoConfiguration.class,
+					LocksmithWebAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.port=" + redis.port());
+	}
+
+}
