@@ -29,6 +29,18 @@ final class LocksmithAcl {
 		return rules;
 	}
 
+	/**
+	 * The rules of {@code ACL SETUSER} for a user of {@link RedisAcl#rules} without {@code left}: Redis 6.2
+	 * cannot take a subcommand away ({@code -script|load}), only leave it out.
+	 */
+	static List<String> rulesWithout(RedisLockKeys keys, String left) {
+		List<String> rules = rules(keys);
+		if (!rules.remove(left)) {
+			throw new IllegalArgumentException(left + " is not a rule of " + rules);
+		}
+		return rules;
+	}
+
 	/** Creates (or replaces) the user {@link #USER} on {@code redis} with exactly {@code rules}. */
 	static void createUser(RedisServer redis, List<String> rules) {
 		List<String> command = new ArrayList<>(List.of("ACL", "SETUSER", USER));

@@ -120,7 +120,7 @@ class RedisAclTests {
 
 	@Test
 	void aUserWithoutScriptLoadIsWarnedOfAtStartup(CapturedOutput output) {
-		LocksmithAcl.createUser(redisServer.server(), LocksmithAcl.rules(RedisFixture.KEYS, "-script|load"));
+		LocksmithAcl.createUser(redisServer.server(), LocksmithAcl.rulesWithout(RedisFixture.KEYS, "+script|load"));
 		RedisLockBackend backend = this.fixture.closeWith(new RedisLockBackend(this.fixture.connect(),
 				RedisFixture.KEYS));
 
