@@ -1,6 +1,10 @@
 package dev.locksmith.leader;
 
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -90,9 +94,7 @@ public class LeaderWorker {
 		void granted(LeaderGrantedEvent granted) {
 			logger.info("Leads with fencing token " + granted.fencingToken());
 			this.leadership = granted.fencingToken();
-			Thread actor = new Thread(() -> act(granted.fencingToken()), "actor-" + granted.fencingToken());
-			actor.setDaemon(true);
-			actor.start();
+			act(granted.fencingToken());
 		}
 
 		@EventListener
@@ -101,23 +103,24 @@ public class LeaderWorker {
 			this.leadership = 0;
 		}
 
+		/**
+		 * Acts with {@code token} every 20 ms while it leads. An act the checker holds between the decision
+		 * and the act (it answers -1) is tried again on the next tick with the same token, led or not.
+		 */
 		private void act(long token) {
-			try {
-				while (this.leadership == token) {
-					if (this.checker.act(token, PID) != -1) {
-						Thread.sleep(20);
-					}
-					else {
-						// asked to hold between its decision to act and the act
-						while (this.checker.act(token, PID) == -1) {
-							Thread.sleep(5);
-						}
-					}
+			ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor((task) -> {
+				Thread thread = new Thread(task, "actor-" + token);
+				thread.setDaemon(true);
+				return thread;
+			});
+			AtomicBoolean held = new AtomicBoolean();
+			ticks.scheduleWithFixedDelay(() -> {
+				if (!held.get() && this.leadership != token) {
+					ticks.shutdown();
+					return;
 				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
+				held.set(this.checker.act(token, PID) == -1);
+			}, 0, 20, TimeUnit.MILLISECONDS);
 		}
 
 	}
