@@ -15,6 +15,7 @@ import org.springframework.scheduling.annotation.Scheduled;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.LockService;
 
 /**
  * A separate JVM for {@link ScheduledJobProcessTests}: a Spring Boot application with the README's
@@ -45,9 +46,16 @@ public class ScheduledJobWorker {
 		return new TickJob(redis);
 	}
 
+	/**
+	 * Takes and releases a lock of another name before announcing the instance ready, so that the
+	 * first tick does not pay for a cold connection and script cache and run past its own tick.
+	 */
 	@Bean
-	ApplicationRunner announceReady(StringRedisTemplate redis, @Value("${worker.name}") String name) {
-		return (arguments) -> redis.opsForList().rightPush(READY, name);
+	ApplicationRunner announceReady(StringRedisTemplate redis, LockService locks, @Value("${worker.name}") String name) {
+		return (arguments) -> {
+			locks.runLocked("warm-up-" + name, locks.options(), () -> redis.hasKey(RUNS_PER_TICK));
+			redis.opsForList().rightPush(READY, name);
+		};
 	}
 
 	/** The README's job: one that ends within milliseconds, and skips when another instance runs it. */
