@@ -20,7 +20,7 @@ final class Acquisitions {
 
 	private final Leases leases;
 
-	private final Waiters waiters = new Waiters();
+	private final Waiters waiters;
 
 	private final @Nullable ReleaseNotifications releaseNotifications;
 
@@ -28,10 +28,11 @@ final class Acquisitions {
 
 	private final Duration recheckInterval;
 
-	Acquisitions(StoreCalls store, Leases leases, @Nullable ReleaseNotifications releaseNotifications,
+	Acquisitions(StoreCalls store, Leases leases, Waiters waiters, @Nullable ReleaseNotifications releaseNotifications,
 			Duration storeTimeout, Duration recheckInterval) {
 		this.store = store;
 		this.leases = leases;
+		this.waiters = waiters;
 		this.releaseNotifications = releaseNotifications;
 		this.storeTimeout = storeTimeout;
 		this.recheckInterval = recheckInterval;

@@ -49,11 +49,12 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	private DefaultLockService(Builder builder) {
 		this.observations = new LockObservations(builder.observationRegistry, builder.acquisitionConvention,
 				builder.holdConvention);
-		this.store = new StoreCalls(builder.backend, builder.storeTimeout);
+		Waiters waiters = new Waiters();
+		this.store = new StoreCalls(builder.backend, builder.storeTimeout, waiters::handedOver);
 		this.ownerTokens = builder.ownerTokens;
 		this.options = builder.options;
 		this.leases = new Leases(this.store, builder.renewal, builder.driftAllowance, this.observations);
-		this.acquisitions = new Acquisitions(this.store, this.leases, builder.releaseNotifications,
+		this.acquisitions = new Acquisitions(this.store, this.leases, waiters, builder.releaseNotifications,
 				builder.storeTimeout, builder.recheckInterval);
 		builder.listeners.forEach(this.leases::listen);
 	}

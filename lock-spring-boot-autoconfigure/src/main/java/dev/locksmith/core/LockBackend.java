@@ -37,6 +37,18 @@ public interface LockBackend {
 	CompletableFuture<Integer> release(List<String> keys, String ownerToken);
 
 	/**
+	 * Releases like {@link #release(List, String)}, and tells {@code handOvers} of each lock the release
+	 * handed to a waiter before the answer completes, so that a waiter in this process starts at once
+	 * instead of when the store's notification arrives (it may arrive as well). A store whose release
+	 * answer does not name the waiters it handed locks to keeps this default, which tells nothing.
+	 * @return how many locks were released
+	 */
+	default CompletableFuture<Integer> release(List<String> keys, String ownerToken,
+			ReleaseNotifications.Listener handOvers) {
+		return release(keys, ownerToken);
+	}
+
+	/**
 	 * Extends every lease whose owner token still matches, in as few round trips as the store allows,
 	 * sent together where they are several.
 	 * @return for each lease, in order, whether it was extended; a part of the store that fails or stalls

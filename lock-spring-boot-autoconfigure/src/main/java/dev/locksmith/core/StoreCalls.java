@@ -29,10 +29,14 @@ final class StoreCalls {
 
 	private final Duration timeout;
 
-	StoreCalls(LockBackend backend, Duration timeout) {
+	private final ReleaseNotifications.Listener handOvers;
+
+	/** Calls on {@code backend}; the hand-overs a release answers go to {@code handOvers}, this process's waiters. */
+	StoreCalls(LockBackend backend, Duration timeout, ReleaseNotifications.Listener handOvers) {
 		this.backend = backend;
 		this.timeLimit = new TimeLimit(timeout);
 		this.timeout = timeout;
+		this.handOvers = handOvers;
 	}
 
 	/** Sent again while refused for a passing reason, within the timeout and the caller's wait when it waits less. */
@@ -55,7 +59,7 @@ final class StoreCalls {
 	}
 
 	int release(List<String> keys, String ownerToken) throws InterruptedException {
-		return await(whileBusy(() -> this.backend.release(keys, ownerToken)),
+		return await(whileBusy(() -> this.backend.release(keys, ownerToken, this.handOvers)),
 				() -> "release of " + KeyMasking.describe(keys));
 	}
 
@@ -67,7 +71,7 @@ final class StoreCalls {
 	 */
 	void releaseInBackground(List<String> keys, String ownerToken, Duration queuedFor) {
 		Duration within = (queuedFor.compareTo(this.timeout) > 0) ? queuedFor : this.timeout;
-		Resend.until(deadline(within), Resend.ON_ANY_FAILURE, () -> this.backend.release(keys, ownerToken))
+		Resend.until(deadline(within), Resend.ON_ANY_FAILURE, () -> this.backend.release(keys, ownerToken, this.handOvers))
 			.whenComplete((released, failure) -> {
 				if (failure != null) {
 					logger.log(Level.DEBUG, "Could not release " + KeyMasking.describe(keys)
@@ -84,7 +88,7 @@ final class StoreCalls {
 		String locks = KeyMasking.describe(keys);
 		logger.log(Level.WARNING, "Could not release " + locks + "; retrying until its lease ends in "
 				+ Math.max(0, Duration.ofNanos(leaseDeadlineNanos - System.nanoTime()).toMillis()) + "ms", failure);
-		Resend.until(leaseDeadlineNanos, Resend.ON_ANY_FAILURE, () -> this.backend.release(keys, ownerToken))
+		Resend.until(leaseDeadlineNanos, Resend.ON_ANY_FAILURE, () -> this.backend.release(keys, ownerToken, this.handOvers))
 			.whenComplete((released, retryFailure) -> {
 				if (retryFailure == null) {
 					logger.log(Level.INFO, "Released " + locks + " on a retry");

@@ -63,10 +63,14 @@ final class Waiters {
 	 * for that key alone and a fencing token came with it, and has the others of the key look again when
 	 * the claim lease ends, in case the new claimant never takes the lock. With no claim lease and no
 	 * claimant here, the lock went to nobody: only the longest waiter looks, so that a release costs one
-	 * attempt per process, not one per waiter.
+	 * attempt per process, not one per waiter. A hand-over told twice, by the release's answer in this
+	 * process and by the store's notification, counts once.
 	 */
 	void handedOver(String key, String ownerToken, Duration claimLease, long fencingToken) {
 		Waiter claimant = this.byOwnerToken.get(ownerToken);
+		if (claimant != null && fencingToken > 0 && !claimant.handOversSeen.add(key + ':' + fencingToken)) {
+			return;
+		}
 		if (claimant != null) {
 			if (fencingToken > 0 && claimant.keys.equals(List.of(key))) {
 				claimant.handed.set(new HandedLock(fencingToken, claimLease));
@@ -102,6 +106,9 @@ final class Waiters {
 		private final String ownerToken;
 
 		private final AtomicReference<@Nullable HandedLock> handed = new AtomicReference<>();
+
+		/** The hand-overs to this waiter told so far, as key and fencing token. */
+		private final Set<String> handOversSeen = ConcurrentHashMap.newKeySet();
 
 		private final long arrival;
 

@@ -13,7 +13,7 @@ final class LockScripts {
 
 	static final RedisScript<List> ACQUIRE = withHandOn("acquire.lua", List.class);
 
-	static final RedisScript<Long> RELEASE = withHandOn("release.lua", Long.class);
+	static final RedisScript<List> RELEASE = withHandOn("release.lua", List.class);
 
 	static final RedisScript<Long> STEP_ASIDE = withHandOn("step-aside.lua", Long.class);
 

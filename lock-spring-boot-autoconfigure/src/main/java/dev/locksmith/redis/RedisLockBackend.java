@@ -13,10 +13,10 @@ import java.util.stream.Collectors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.ClassUtils;
 
 import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.ReleaseNotifications.Listener;
 /**
  * {@link LockBackend} on one Redis deployment (standalone, Sentinel or Cluster) through Spring Data
  * Redis. Each operation is one Lua script, sent through Lettuce's asynchronous API (or, for clients
@@ -32,6 +32,10 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	/** How long a waiter handed a lock has to take it, unless configured otherwise. */
 	static final Duration DEFAULT_CLAIM_LEASE = Duration.ofSeconds(2);
+
+	/** For a release whose caller has no waiters to tell of the hand-overs it makes. */
+	private static final Listener NO_LISTENER = (key, ownerToken, claimLease, fencingToken) -> {
+	};
 
 	private static final Log logger = LogFactory.getLog(RedisLockBackend.class);
 
@@ -124,16 +128,22 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	@Override
 	public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
+		return release(keys, ownerToken, NO_LISTENER);
+	}
+
+	@Override
+	public CompletableFuture<Integer> release(List<String> keys, String ownerToken, Listener handOvers) {
 		if (RedisShares.isShare(ownerToken)) {
 			return this.shares.release(keys.get(0), ownerToken);
 		}
-		return inEachSlot(keys, (group) -> giveBackInOneSlot("release", LockScripts.RELEASE, group, ownerToken));
+		return inEachSlot(keys, (group) -> this.scripts.call("release", group, LockScripts.RELEASE,
+				this.arguments.giveBack(group, ownerToken), (answer) -> ScriptAnswers.released(answer, this.keys, handOvers)));
 	}
 
 	/** Gives back the locks of {@code keys} and parks the waiter in their queues for {@code queueFor}. */
 	private CompletableFuture<Integer> stepAside(List<String> keys, String ownerToken, Duration queueFor) {
-		return inEachSlot(keys, (group) -> giveBackInOneSlot("step aside", LockScripts.STEP_ASIDE, group, ownerToken,
-				Long.toString(queueFor.toMillis())));
+		return inEachSlot(keys, (group) -> this.scripts.call("step aside", group, LockScripts.STEP_ASIDE,
+				this.arguments.giveBack(group, ownerToken, Long.toString(queueFor.toMillis())), Long::intValue));
 	}
 
 	private CompletableFuture<Integer> inEachSlot(List<String> keys,
@@ -248,13 +258,6 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 			Duration queueFor) {
 		return this.scripts.call("acquire", keys, LockScripts.ACQUIRE,
 				this.arguments.acquire(keys, ownerToken, ttl, queueFor), (answer) -> ScriptAnswers.acquired(keys, answer));
-	}
-
-	/** Runs a script that frees locks of one slot, with {@code options} between its times and its channels. */
-	private CompletableFuture<Integer> giveBackInOneSlot(String operation, RedisScript<Long> script, List<String> keys,
-			String ownerToken, String... options) {
-		return this.scripts.call(operation, keys, script, this.arguments.giveBack(keys, ownerToken, options),
-				Long::intValue);
 	}
 
 	private CompletableFuture<List<Boolean>> extendInOneSlot(List<LeaseExtension> leases) {

@@ -232,27 +232,12 @@ public final class RedisReleaseNotifications
 		return this.dispatcher.getQueue().size();
 	}
 
-	/**
-	 * Reads a hand-over: the body is {@code <claim lease ms>:<fencing token>:<owner token>}. A body of
-	 * another form (from another version of Locksmith) is dropped: its waiter finds its lock on its
-	 * next re-check.
-	 */
+	/** Reads a hand-over, in the form {@link HandOverMessages} describes. */
 	private void dispatch(Message message, byte @Nullable [] pattern) {
 		Listener target = this.listener;
-		String body = new String(message.getBody(), StandardCharsets.UTF_8);
-		int first = body.indexOf(':');
-		int second = body.indexOf(':', first + 1);
-		if (target == null || first < 1 || second < 0) {
-			return;
-		}
-		try {
-			Duration claimLease = Duration.ofMillis(Long.parseLong(body.substring(0, first)));
-			long fencingToken = Long.parseLong(body.substring(first + 1, second));
+		if (target != null) {
 			String key = this.keys.keyOfChannel(new String(message.getChannel(), StandardCharsets.UTF_8));
-			target.handedOver(key, body.substring(second + 1), claimLease, fencingToken);
-		}
-		catch (NumberFormatException ex) {
-			logger.debug("Dropped a release notification of another form: " + body.substring(0, first));
+			HandOverMessages.deliver(key, new String(message.getBody(), StandardCharsets.UTF_8), target);
 		}
 	}
 

@@ -1,9 +1,11 @@
 package dev.locksmith.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
 import dev.locksmith.core.LockBackend.AcquireResult;
+import dev.locksmith.core.ReleaseNotifications.Listener;
 
 /** Reads the answers of the lock scripts, as the header of each {@code .lua} file describes them. */
 final class ScriptAnswers {
@@ -20,9 +22,24 @@ final class ScriptAnswers {
 		return AcquireResult.busy(busyKey, remainingLease((Long) answer.get(2)));
 	}
 
+	/**
+	 * {@code release.lua}: {@code {released, channel, message, ...}}; tells {@code handOvers} of each
+	 * hand-over and returns how many locks were released.
+	 */
+	static int released(List<?> answer, RedisLockKeys keys, Listener handOvers) {
+		for (int i = 1; i + 1 < answer.size(); i += 2) {
+			HandOverMessages.deliver(keys.keyOfChannel(text(answer.get(i))), text(answer.get(i + 1)), handOvers);
+		}
+		return ((Long) answer.get(0)).intValue();
+	}
+
 	/** {@code extend.lua} and {@code extend-shares.lua}: whether each lease was extended. */
 	static List<Boolean> flags(List<?> answer) {
 		return answer.stream().map((flag) -> (Long) flag == 1L).toList();
+	}
+
+	private static String text(Object bulk) {
+		return (bulk instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(bulk);
 	}
 
 	/**

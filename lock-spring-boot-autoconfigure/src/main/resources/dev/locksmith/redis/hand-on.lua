@@ -27,6 +27,19 @@ local function nextFence(fence, fenceLifetime, nowMicros)
   return token
 end
 
+-- The hand-overs this script published, as channel and message pairs, for a script that answers them
+-- to its caller: a waiter in the caller's own process then starts without waiting for the message.
+local handOvers = {}
+
+-- Publishes on a lock's channel that it was handed to waiter under the claim lease with its fencing
+-- token, as '<claim lease ms>:<fencing token>:<owner token>', and keeps the hand-over for the answer.
+local function announceHandOver(channel, claimLease, token, waiter)
+  local message = claimLease .. ':' .. string.format('%.0f', token) .. ':' .. waiter
+  redis.call('PUBLISH', channel, message)
+  handOvers[#handOvers + 1] = channel
+  handOvers[#handOvers + 1] = message
+end
+
 -- Stands the owner in a lock's queue with its deadline, negative while parked: at the tail, or with
 -- 'LPUSH' at the head, when not in it yet. The queue lives at least queueFor milliseconds more.
 local function stand(queue, deadlines, owner, deadline, push, queueFor)
@@ -88,8 +101,7 @@ local function grantShares(lock, fence, queue, deadlines, holders, channel, clai
       redis.call('ZADD', holders, nowMillis + claimLease, waiter)
       count = count + 1
       if waiter ~= caller then
-        local token = nextFence(fence, fenceLifetime, nowMicros)
-        redis.call('PUBLISH', channel, claimLease .. ':' .. string.format('%.0f', token) .. ':' .. waiter)
+        announceHandOver(channel, claimLease, nextFence(fence, fenceLifetime, nowMicros), waiter)
       end
     end
   end
@@ -123,8 +135,7 @@ local function handOn(lock, fence, queue, deadlines, holders, channel, claimLeas
       redis.call('LREM', queue, 1, waiter)
       redis.call('HDEL', deadlines, waiter)
       redis.call('SET', lock, waiter, 'PX', claimLease)
-      local token = nextFence(fence, fenceLifetime, nowMicros)
-      redis.call('PUBLISH', channel, claimLease .. ':' .. string.format('%.0f', token) .. ':' .. waiter)
+      announceHandOver(channel, claimLease, nextFence(fence, fenceLifetime, nowMicros), waiter)
       return waiter
     end
   end

@@ -9,7 +9,8 @@
 -- ARGV[2]          claim lease in milliseconds
 -- ARGV[3]          how long a fencing counter outlives its last grant, in milliseconds
 -- ARGV[3+i]        release channel of KEYS[i]
--- Returns          how many of the locks were released; the others are gone or held by another owner.
+-- Returns          {released, channel, message, ...}: how many of the locks were released (the others
+--                  are gone or held by another owner), then each hand-over the release published.
 -- An owner waits for a lock or holds it, never both: a holder frees the lock, and only an owner that
 -- does not hold it leaves the queue (which may empty it), so no run touches the same queue twice.
 local n = #KEYS / 5
@@ -24,4 +25,8 @@ for i = 1, n do
     redis.call('LREM', KEYS[2 * n + i], 0, owner)
   end
 end
-return released
+local answer = {released}
+for _, item in ipairs(handOvers) do
+  answer[#answer + 1] = item
+end
+return answer

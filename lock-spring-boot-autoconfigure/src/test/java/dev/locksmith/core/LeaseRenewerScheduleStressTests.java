@@ -98,7 +98,7 @@ class LeaseRenewerScheduleStressTests {
 			this.storeRandom = new Random(seed);
 			this.backend = new FakeLockBackend(this::answer);
 			this.service = DefaultLockService.builder(new FakeLockBackend()).instanceId("stress").renewal(false).build();
-			this.renewer = new LeaseRenewer(new StoreCalls(this.backend, Duration.ofSeconds(30)), this::lost,
+			this.renewer = new LeaseRenewer(new StoreCalls(this.backend, Duration.ofSeconds(30), new Waiters()::handedOver), this::lost,
 					(renewed) -> this.ticksSeen.incrementAndGet());
 		}
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.ReleaseNotifications.Listener;
 
 /** A backend that forwards every call to a Redis backend; tests override what they watch or delay. */
 class ForwardingLockBackend implements LockBackend {
@@ -28,6 +29,11 @@ class ForwardingLockBackend implements LockBackend {
 	@Override
 	public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
 		return this.delegate.release(keys, ownerToken);
+	}
+
+	@Override
+	public CompletableFuture<Integer> release(List<String> keys, String ownerToken, Listener handOvers) {
+		return this.delegate.release(keys, ownerToken, handOvers);
 	}
 
 	@Override

@@ -136,6 +136,28 @@ class RedisLockServiceTests {
 	}
 
 	@Test
+	void aWaiterInTheReleasingProcessStartsOnTheReleaseAnswerWithoutANotification() throws Exception {
+		DefaultLockService service = this.fixture.service(this.fixture.serviceBuilder()
+			.releaseNotifications(null)
+			.recheckInterval(Duration.ofMinutes(5)));
+		warmUpScripts();
+		// a lease and a re-check far beyond the wait below: the waiter would otherwise look again when either ends
+		LockHandle holder = service.tryAcquire("job", LockOptions.ofTtl(Duration.ofMinutes(5))).orElseThrow();
+		redis.resetStats();
+		CompletableFuture<Optional<LockHandle>> waiter = waitInBackground(service, "job", Duration.ofMinutes(1));
+		await().alias("the waiter's first try").until(() -> redis.callsOf("evalsha") == 1);
+
+		holder.close();
+
+		LockHandle handed = waiter.get(20, TimeUnit.SECONDS).orElseThrow();
+		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(HandleOwnerTokens.ownerToken(handed));
+		assertThat(handed.fencingToken()).isGreaterThan(holder.fencingToken())
+			.isEqualTo(Long.parseLong(redis.command("GET", KEYS.fenceKey("job"))));
+		handed.close();
+		assertThat(redis.command("EXISTS", KEYS.lockKey("job"))).isEqualTo("0");
+	}
+
+	@Test
 	void aWaiterForOneKeyStartsOnTheHandOverWithTheFencingTokenItCarriesWithoutAskingAgain() throws Exception {
 		LettuceConnectionFactory connections = this.fixture.connect();
 		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connections, KEYS);
