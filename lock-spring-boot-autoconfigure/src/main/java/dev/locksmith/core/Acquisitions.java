@@ -152,7 +152,7 @@ final class Acquisitions {
 			// A minimum hold longer than the claim asks the store, which sets the full lease before work starts.
 			return null;
 		}
-		return this.leases.handed(request, handed.fencingToken(), lastSentAt, handed.claimLease());
+		return this.leases.handed(request, handed, lastSentAt);
 	}
 
 	/** How many waiters and keys the registry of waiting threads keeps, for tests that look into it. */

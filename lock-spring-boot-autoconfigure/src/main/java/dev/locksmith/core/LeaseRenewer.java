@@ -84,7 +84,7 @@ final class LeaseRenewer implements Renewal {
 
 	/** Renews the handed lock like any other: due at once, the renewal thread extends the claim to the full lease. */
 	@Override
-	public void claimHanded(DefaultLockHandle handle) {
+	public void claimHanded(DefaultLockHandle handle, long toldAtNanos) {
 		register(handle);
 	}
 

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import dev.locksmith.core.Waiters.HandedLock;
 import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.observation.LockOutcome;
 
@@ -59,9 +60,9 @@ final class Leases implements AutoCloseable {
 	 * Registers a lock a release handed to {@code request}, held under the claim lease counted from the
 	 * waiter's last request at {@code lastSentAtNanos}; its full lease is set in the background.
 	 */
-	DefaultLockHandle handed(LockRequest request, long fencingToken, long lastSentAtNanos, Duration claimLease) {
-		DefaultLockHandle handle = hold(request, List.of(fencingToken), lastSentAtNanos, claimLease);
-		renewalOf(handle).claimHanded(handle);
+	DefaultLockHandle handed(LockRequest request, HandedLock handed, long lastSentAtNanos) {
+		DefaultLockHandle handle = hold(request, List.of(handed.fencingToken()), lastSentAtNanos, handed.claimLease());
+		renewalOf(handle).claimHanded(handle, handed.toldAtNanos());
 		return handle;
 	}
 

@@ -45,12 +45,14 @@ final class NoRenewal implements Renewal {
 		watch(handle);
 	}
 
-	/** Extends the handed lock's claim to its full lease without waiting for the answer. */
+	/** Extends the handed lock's claim to what is left of its full lease, without waiting for the answer. */
 	@Override
-	public void claimHanded(DefaultLockHandle handle) {
+	public void claimHanded(DefaultLockHandle handle, long toldAtNanos) {
 		watch(handle);
-		Duration ttl = handle.ttl();
 		long sentAt = System.nanoTime();
+		// What is left of the lease since the hand-over: a late extension never keeps the lock longer.
+		Duration left = handle.ttl().minusNanos(sentAt - toldAtNanos);
+		Duration ttl = (left.toMillis() < 1) ? Duration.ofMillis(1) : left;
 		this.store.extendInBackground(handle.extensions(ttl, false)).whenComplete((extended, failure) -> {
 			if (failure == null && extended) {
 				handle.leaseStarted(sentAt, ttl);

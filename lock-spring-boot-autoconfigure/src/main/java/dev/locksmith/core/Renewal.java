@@ -9,8 +9,11 @@ interface Renewal extends AutoCloseable {
 	/** Takes a lock just granted under its full lease. */
 	void register(DefaultLockHandle handle);
 
-	/** Takes a lock that a release handed over under a short claim lease, and sees its full lease set. */
-	void claimHanded(DefaultLockHandle handle);
+	/**
+	 * Takes a lock that a release handed over under a short claim lease, and sees its full lease set,
+	 * counted from {@code toldAtNanos}, when this process learnt of the hand-over.
+	 */
+	void claimHanded(DefaultLockHandle handle, long toldAtNanos);
 
 	/** The lease of {@code handle} was extended on request, so it falls due at another time. */
 	void rescheduled(DefaultLockHandle handle);

@@ -73,7 +73,7 @@ final class Waiters {
 		}
 		if (claimant != null) {
 			if (fencingToken > 0 && claimant.keys.equals(List.of(key))) {
-				claimant.handed.set(new HandedLock(fencingToken, claimLease));
+				claimant.handed.set(new HandedLock(fencingToken, claimLease, System.nanoTime()));
 			}
 			claimant.wake();
 		}
@@ -93,9 +93,10 @@ final class Waiters {
 
 	/**
 	 * A lock a release handed to a waiter for it alone: held under the claim lease, set after the
-	 * waiter's last request was sent, with the fencing token issued for it.
+	 * waiter's last request was sent, with the fencing token issued for it; this process learnt of it
+	 * at {@code toldAtNanos}.
 	 */
-	record HandedLock(long fencingToken, Duration claimLease) {
+	record HandedLock(long fencingToken, Duration claimLease, long toldAtNanos) {
 	}
 
 	/** One waiting thread. */

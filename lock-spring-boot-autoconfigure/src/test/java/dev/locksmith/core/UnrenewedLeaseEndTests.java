@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import dev.locksmith.core.Waiters.HandedLock;
 import dev.locksmith.redis.RedisLockBackend;
 import dev.locksmith.redis.RedisLockKeys;
 import dev.locksmith.testing.RedisServerExtension;
@@ -94,6 +95,24 @@ class UnrenewedLeaseEndTests {
 		assertThat(handle.extend(SHORT)).isTrue();
 
 		assertThat(handle.lost().toCompletableFuture()).succeedsWithin(PATIENCE);
+	}
+
+	@Test
+	void aHandedLockNobodyRenewsKeepsWhatIsLeftOfItsLeaseSinceTheHandOverWasToldHowEverLateItsWaiterWakes() {
+		String lockKey = new RedisLockKeys("lock:").lockKey("job");
+		String owner = "waiter:0123456789abcdef0123456789abcdef";
+		// the release's hand-over, under a claim longer than any lease below
+		redisServer.server().command("SET", lockKey, owner, "PX", "10000");
+		LockRequest request = new LockRequest(List.of("job"), owner,
+				LockOptions.ofTtl(Duration.ofSeconds(3)).withRenew(false), null);
+		long toldTwoSecondsAgo = System.nanoTime() - Duration.ofSeconds(2).toNanos();
+
+		this.locks.leases()
+			.handed(request, new HandedLock(1, Duration.ofSeconds(10), toldTwoSecondsAgo), System.nanoTime());
+
+		long pttl = await().atMost(PATIENCE)
+			.until(() -> Long.parseLong(redisServer.server().command("PTTL", lockKey)), (left) -> left < 5000);
+		assertThat(pttl).as("the 3s lease less the 2s since the hand-over was told").isLessThanOrEqualTo(1000);
 	}
 
 	@Test
