@@ -107,13 +107,18 @@ public final class RedisReleaseNotifications
 		this.container.afterPropertiesSet();
 	}
 
-	/** Subscribes, retrying in the background while Redis is down, and starts unsubscribing idle keys. */
+	/**
+	 * Subscribes, retrying in the background while Redis is down, and starts unsubscribing idle keys.
+	 * The subscriber connection is opened at once, on the channel of the blank key that no lock has, so
+	 * that the first waiter does not wait for it to connect.
+	 */
 	@Override
 	public void start() {
 		if (this.idleKeys == null) {
 			this.idleKeys = this.housekeeping.scheduleWithFixedDelay(this::unsubscribeIdleKeys, LINGER.toMillis(),
 					LINGER.toMillis(), TimeUnit.MILLISECONDS);
 			startListening(true);
+			this.housekeeping.execute(this::connectSubscriber);
 		}
 	}
 
@@ -195,6 +200,15 @@ public final class RedisReleaseNotifications
 		this.housekeeping.shutdownNow();
 		this.container.destroy();
 		this.dispatcher.shutdownNow();
+	}
+
+	private void connectSubscriber() {
+		try {
+			this.container.addMessageListener(this.messages, ChannelTopic.of(this.keys.releaseChannel("")));
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not open the subscriber connection ahead of the first waiter", ex);
+		}
 	}
 
 	/** Unsubscribes from the keys that have had no waiter here for at least {@link #LINGER}. */

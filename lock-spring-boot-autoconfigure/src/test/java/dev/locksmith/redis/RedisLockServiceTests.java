@@ -248,6 +248,16 @@ class RedisLockServiceTests {
 	}
 
 	@Test
+	void theSubscriberConnectionIsOpenBeforeTheFirstWaiterNeedsIt() {
+		String channel = KEYS.releaseChannel("");
+
+		await().atMost(Duration.ofSeconds(30))
+			.alias("the started service subscribed, with no waiter, to the channel of the blank key that no lock has")
+			.until(() -> redis.command("PUBSUB", "NUMSUB", channel).equals(channel + "\n1"));
+		assertThat(redis.command("CLIENT", "LIST")).as("the subscriber connection").contains("cmd=subscribe");
+	}
+
+	@Test
 	void aKeyIsUnsubscribedWhenNoWaiterHasWaitedForItForAWhile() throws Exception {
 		DefaultLockService waiting = this.fixture.service();
 		String channel = KEYS.releaseChannel("job");
