@@ -8,11 +8,11 @@ import java.util.function.Supplier;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockInfo;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
-import dev.locksmith.core.internal.LockModeTags;
 
 /**
  * The {@code locks} health contributor: UP while the store answers for locking, DOWN when it does
@@ -85,13 +85,15 @@ public final class LocksHealthIndicator extends AbstractHealthIndicator {
 		}
 	}
 
+	/** How many of {@code held} are write locks, read locks and permits, named as the observations' mode tag. */
 	private static Map<String, Integer> byMode(List<LockInfo> held) {
 		Map<String, Integer> counts = new LinkedHashMap<>();
-		for (String mode : List.of(LockModeTags.WRITE, LockModeTags.READ, LockModeTags.PERMITS)) {
+		for (String mode : List.of("write", "read", "permits")) {
 			counts.put(mode, 0);
 		}
 		for (LockInfo lock : held) {
-			counts.merge(LockModeTags.of(lock.mode(), lock.permits()), 1, Integer::sum);
+			String mode = (lock.permits() > 1) ? "permits" : (lock.mode() == LockMode.READ) ? "read" : "write";
+			counts.merge(mode, 1, Integer::sum);
 		}
 		return counts;
 	}

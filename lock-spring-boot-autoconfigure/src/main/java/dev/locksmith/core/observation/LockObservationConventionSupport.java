@@ -3,7 +3,7 @@ package dev.locksmith.core.observation;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.ObservationConvention;
 
-import dev.locksmith.core.internal.LockModeTags;
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.internal.LockNameTags;
 import dev.locksmith.core.observation.LockObservationDocumentation.LowCardinalityKeys;
 
@@ -40,7 +40,7 @@ abstract class LockObservationConventionSupport<C extends LockObservationContext
 
 	/** {@code permits} for a lock of several permits, else the mode in lower case: three values at most. */
 	private static String modeOf(LockObservationContext context) {
-		return LockModeTags.of(context.getMode(), context.getPermits());
+		return (context.getPermits() > 1) ? "permits" : (context.getMode() == LockMode.READ) ? "read" : "write";
 	}
 
 }
