@@ -50,7 +50,7 @@ class SharedLockProcessTests {
 			worker.expect("DONE");
 		}
 
-		ModesLoad.assertModesKept(checkerServer.server(), 50);
+		ModesLoad.assertModesKept(checkerServer.server());
 		assertThat(this.fleet.redis().command("EXISTS", KEYS.lockKey(ModesLoad.READ_KEY), KEYS.lockKey(ModesLoad.PERMITS_KEY)))
 			.isEqualTo("0");
 	}

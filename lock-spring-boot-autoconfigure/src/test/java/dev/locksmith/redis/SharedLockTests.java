@@ -215,7 +215,7 @@ abstract class SharedLockTests {
 			checkerConnections.destroy();
 		}
 
-		ModesLoad.assertModesKept(checkerServer.server(), 50);
+		ModesLoad.assertModesKept(checkerServer.server());
 		for (String key : List.of(ModesLoad.READ_KEY, ModesLoad.PERMITS_KEY)) {
 			assertThat(nodeServing(key).command("EXISTS", LockEngines.KEYS.lockKey(key))).as("%s left", key).isEqualTo("0");
 			try (LockHandle writer = engine(3).tryAcquire(key, WRITE).orElseThrow()) {
