@@ -1,12 +1,16 @@
 package dev.locksmith.actuate;
 
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.LockInfo;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
 
@@ -14,7 +18,9 @@ import dev.locksmith.core.LockUnavailableException;
  * The {@code locks} health contributor: UP while the store answers for locking, DOWN when it does
  * not, with the reason an operator can act on ({@code connection refused}, {@code timed out after 2s},
  * {@code no quorum (1 of 3)}). A lost lease alone turns it DOWN only when configured to. Details:
- * store (and the state of each of its servers when it has several), held locks, leases lost since
+ * store (and the state of each of its servers when it has several), held locks, and in {@code heldByMode}
+ * how many of them are {@code write} locks, {@code read} locks and {@code permits} (the values of the
+ * observations' {@code mode} tag; always all three), leases lost since
  * start and the last loss, and what the store adds, such as the topology of a Redis Cluster as the
  * connection sees it or the Redlock servers' clock offsets; a warning there keeps it UP.
  *
@@ -50,7 +56,9 @@ public final class LocksHealthIndicator extends AbstractHealthIndicator {
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
-		builder.withDetail("held", this.locks.heldLocks().size())
+		List<LockInfo> held = this.locks.heldLocks();
+		builder.withDetail("held", held.size())
+			.withDetail("heldByMode", byMode(held))
 			.withDetail("lostLeases", this.lostLeases.lostCount());
 		if (this.lostLeases.lastLoss() != null) {
 			builder.withDetail("lastLostLeaseAt", this.lostLeases.lastLoss());
@@ -75,6 +83,19 @@ public final class LocksHealthIndicator extends AbstractHealthIndicator {
 		else {
 			builder.up();
 		}
+	}
+
+	/** How many of {@code held} are write locks, read locks and permits, named as the observations' mode tag. */
+	private static Map<String, Integer> byMode(List<LockInfo> held) {
+		Map<String, Integer> counts = new LinkedHashMap<>();
+		for (String mode : List.of("write", "read", "permits")) {
+			counts.put(mode, 0);
+		}
+		for (LockInfo lock : held) {
+			String mode = (lock.permits() > 1) ? "permits" : (lock.mode() == LockMode.READ) ? "read" : "write";
+			counts.merge(mode, 1, Integer::sum);
+		}
+		return counts;
 	}
 
 }

@@ -17,7 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the scripts counted on every master (the sum of their {@code INFO commandstats}) against the bounds of
  * one Redis. The scenario keys {@code a} to {@code d} lie in slots of all three masters, so a multi-key
  * waiter is granted slot by slot and waits in the queues of several masters. The same system properties
- * size it; by default {@value #DEFAULT_TRIES} tries within {@value #DEFAULT_BUDGET_SECONDS} s.
+ * size it; by default {@value #DEFAULT_TRIES} tries within {@value #DEFAULT_BUDGET_SECONDS} s. The scenarios of
+ * readers, writers and permit holders ({@link ModesScenarioPropertyTests}) run here too, their two keys on
+ * two masters, within that class's budget.
  */
 class ClusterScenarioPropertyTests {
 
@@ -46,6 +48,17 @@ class ClusterScenarioPropertyTests {
 		QueueInterleavingPropertyTests.runTries(
 				RedisScenarioStore.sharded(cluster.nodes(), LockEngines.onConnections(cluster::connectionFactory)),
 				DEFAULT_TRIES, DEFAULT_BUDGET_SECONDS);
+	}
+
+	@Test
+	void readersWritersAndPermitHoldersKeepTheInvariantsOnAClusterInGeneratedInterleavings() throws Exception {
+		assertThat(cluster.nodeServing(LockEngines.KEYS.lockKey(QueueScenario.key(0))).port())
+			.as("the two keys of the scenarios lie on two masters")
+			.isNotEqualTo(cluster.nodeServing(LockEngines.KEYS.lockKey(QueueScenario.key(1))).port());
+		QueueInterleavingPropertyTests.runTries(
+				RedisScenarioStore.sharded(cluster.nodes(), LockEngines.onConnections(cluster::connectionFactory)),
+				QueueScenario::generateModes, ModesScenarioPropertyTests.DEFAULT_TRIES,
+				ModesScenarioPropertyTests.DEFAULT_BUDGET_SECONDS);
 	}
 
 }

@@ -2,9 +2,7 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -52,13 +50,9 @@ class SharedLockProcessTests {
 			worker.expect("DONE");
 		}
 
-		assertThat(checkerStats("doc")).as("readers and writers of doc").containsEntry("overlaps", 0L)
-			.hasEntrySatisfying("sections", (sections) -> assertThat(sections).isGreaterThan(50))
-			.hasEntrySatisfying("most-shares", (most) -> assertThat(most).as("readers shared it").isGreaterThan(1));
-		assertThat(checkerStats("pdf")).as("holders of pdf's %d permits", ModesWorker.PERMITS).containsEntry("overlaps", 0L)
-			.hasEntrySatisfying("sections", (sections) -> assertThat(sections).isGreaterThan(50))
-			.containsEntry("most-shares", (long) ModesWorker.PERMITS);
-		assertThat(this.fleet.redis().command("EXISTS", KEYS.lockKey("doc"), KEYS.lockKey("pdf"))).isEqualTo("0");
+		ModesLoad.assertModesKept(checkerServer.server());
+		assertThat(this.fleet.redis().command("EXISTS", KEYS.lockKey(ModesLoad.READ_KEY), KEYS.lockKey(ModesLoad.PERMITS_KEY)))
+			.isEqualTo("0");
 	}
 
 	@Test
@@ -109,16 +103,6 @@ class SharedLockProcessTests {
 			assertThat(this.fleet.locks().tryAcquire("pdf", LockOptions.ofTtl(LEASE).withPermits(2))).as("two permits, no more")
 				.isEmpty();
 		}
-	}
-
-	/** The counters that {@link ModesWorker}s kept for {@code key} on the checker Redis, overlaps 0 unless counted. */
-	private static Map<String, Long> checkerStats(String key) {
-		Map<String, Long> stats = new HashMap<>(Map.of("overlaps", 0L));
-		String[] flat = checkerServer.server().command("HGETALL", "stats:" + key).split("\n");
-		for (int i = 0; i + 1 < flat.length; i += 2) {
-			stats.put(flat[i].trim(), Long.parseLong(flat[i + 1].trim()));
-		}
-		return stats;
 	}
 
 	/** The holders of {@code key} whose lease has not ended, by the server's clock. */
