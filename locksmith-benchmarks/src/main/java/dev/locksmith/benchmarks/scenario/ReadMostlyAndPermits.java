@@ -12,7 +12,7 @@ import dev.locksmith.testing.RedisServer;
  * sections readers (Redisson's {@code RReadWriteLock}), then 16 threads sharing 4 permits (Redisson's
  * {@code RPermitExpirableSemaphore}), spread over 3 JVMs, each section holding its lock 5 ms. The
  * JVMs are started once per library and run both rounds; the sections count holders and overlaps in
- * Redis (see {@link SharedLockWorker}).
+ * Redis ({@link Holders}).
  */
 public final class ReadMostlyAndPermits implements Scenario<ReadMostlyAndPermits.Figures> {
 
@@ -51,20 +51,20 @@ public final class ReadMostlyAndPermits implements Scenario<ReadMostlyAndPermits
 		try (WorkerGroup workers = WorkerGroup.start(JVMS, SharedLockWorker.class, library, this.redis.port(),
 				this.settings.threadsPerJvm(), this.settings)) {
 			SharedFigures readMostly = round(workers, SharedLockWorker.Workload.READ_MOSTLY, READ_WRITE_THREADS,
-					SharedLockWorker.Holders.READERS);
+					Holders.READERS);
 			SharedFigures permits = round(workers, SharedLockWorker.Workload.PERMITS, PERMIT_THREADS,
-					SharedLockWorker.Holders.PERMIT_HOLDERS);
+					Holders.PERMIT_HOLDERS);
 			return Optional.of(new Figures(readMostly, permits));
 		}
 	}
 
 	private SharedFigures round(WorkerGroup workers, SharedLockWorker.Workload workload, int threads,
-			SharedLockWorker.Holders counted) throws Exception {
-		this.redis.command("SET", SharedLockWorker.OVERLAPS, "0");
+			Holders counted) throws Exception {
+		this.redis.command("SET", Holders.OVERLAPS, "0");
 		WorkerGroup.Round round = workers.round(JVMS,
 				(worker) -> WorkerRounds.go(workload.name(), threadsOf(worker, threads)));
 		return new SharedFigures(round.sectionsPerSecond(), round.maxWaitMillis((tally) -> true),
-				round.maxWaitMillis(ThreadTally::writer), count(counted.mostKey), count(SharedLockWorker.OVERLAPS));
+				round.maxWaitMillis(ThreadTally::writer), count(counted.mostKey), count(Holders.OVERLAPS));
 	}
 
 	/** The threads of worker {@code worker} when {@code threads} are spread as evenly as they go. */

@@ -3,7 +3,6 @@ package dev.locksmith.benchmarks.scenario;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
 
 import dev.locksmith.benchmarks.lock.BenchEnvironment;
@@ -13,31 +12,12 @@ import dev.locksmith.benchmarks.lock.SharedLock;
 /**
  * The main class of one worker JVM of the shared-lock scenario, run by {@link WorkerRounds}: its
  * threads take read and write locks of one key, or permits of another, and each section counts in
- * Redis how many hold with it. Entering, a section adds itself to the holders of its kind, raises the
- * most seen at once, and counts an overlap when it finds more holders of its kind than the lock
- * admits or any holder that it excludes; leaving, it takes itself off. An overlap means the lock
- * failed.
+ * Redis who holds with it ({@link Holders}).
  */
 public final class SharedLockWorker implements WorkerRounds.Work {
 
-	/** Sections with overlaps seen. */
-	static final String OVERLAPS = "bench:shared:overlaps";
-
 	/** How long each section holds its lock, read, write or permit. */
 	private static final Duration SECTION = Duration.ofMillis(5);
-
-	private static final String NO_ONE = "bench:shared:no-one";
-
-	private static final String ENTER = """
-			local holders = redis.call('INCR', KEYS[1])
-			if holders > tonumber(redis.call('GET', KEYS[2]) or '0') then
-				redis.call('SET', KEYS[2], holders)
-			end
-			if holders > tonumber(ARGV[1]) or tonumber(redis.call('GET', KEYS[3]) or '0') > 0 then
-				redis.call('INCR', KEYS[4])
-			end
-			return holders
-			""";
 
 	private final SharedLock lock;
 
@@ -76,8 +56,7 @@ public final class SharedLockWorker implements WorkerRounds.Work {
 
 	/** The section: counts itself in, holds the lock {@link #SECTION}, counts itself out. */
 	private void hold(Holders holders) {
-		this.redis.eval(ENTER, ScriptOutputType.INTEGER, new String[] { holders.key, holders.mostKey,
-				holders.excluded, OVERLAPS }, Integer.toString(holders.limit));
+		holders.enter(this.redis);
 		try {
 			Thread.sleep(SECTION.toMillis());
 		}
@@ -85,7 +64,7 @@ public final class SharedLockWorker implements WorkerRounds.Work {
 			Thread.currentThread().interrupt();
 		}
 		finally {
-			this.redis.decr(holders.key);
+			holders.leave(this.redis);
 		}
 	}
 
@@ -107,33 +86,6 @@ public final class SharedLockWorker implements WorkerRounds.Work {
 
 		Workload(String key) {
 			this.key = key;
-		}
-
-	}
-
-	/** Who holds a lock at the moment, in Redis: readers, writers or permit holders. */
-	enum Holders {
-
-		READERS("bench:shared:readers", "bench:shared:writers", Integer.MAX_VALUE),
-
-		WRITERS("bench:shared:writers", "bench:shared:readers", 1),
-
-		PERMIT_HOLDERS("bench:shared:permit-holders", NO_ONE, ReadMostlyAndPermits.PERMITS);
-
-		private final String key;
-
-		/** The most seen at once. */
-		final String mostKey;
-
-		private final String excluded;
-
-		private final int limit;
-
-		Holders(String key, String excluded, int limit) {
-			this.key = key;
-			this.mostKey = key + ":most";
-			this.excluded = excluded;
-			this.limit = limit;
 		}
 
 	}

@@ -95,7 +95,7 @@ final class WorkerGroup implements AutoCloseable {
 
 		/** Sections completed in the measured window per second, all threads together. */
 		double sectionsPerSecond() {
-			return tallies.stream().mapToLong(ThreadTally::sections).sum() / (this.elapsedNanos / 1e9);
+			return this.tallies.stream().mapToLong(ThreadTally::sections).sum() / (this.elapsedNanos / 1e9);
 		}
 
 		/** The longest wait of the tallies that {@code which} picks, in milliseconds. */
