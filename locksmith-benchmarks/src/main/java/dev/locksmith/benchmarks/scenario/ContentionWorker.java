@@ -30,7 +30,7 @@ public final class ContentionWorker implements WorkerRounds.Work {
 	}
 
 	public static void main(String[] args) {
-		WorkerRounds.main(args, ContentionWorker::new);
+		WorkerRounds.serve(args, ContentionWorker::new);
 	}
 
 	@Override
@@ -39,6 +39,7 @@ public final class ContentionWorker implements WorkerRounds.Work {
 		});
 	}
 
+	/** The section of its one workload, {@link #WORKLOAD}. */
 	@Override
 	public WorkerRounds.Section section(String workload) {
 		return (random) -> {

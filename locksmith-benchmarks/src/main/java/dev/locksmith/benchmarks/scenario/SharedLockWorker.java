@@ -29,7 +29,7 @@ public final class SharedLockWorker implements WorkerRounds.Work {
 	}
 
 	public static void main(String[] args) {
-		WorkerRounds.main(args, SharedLockWorker::new);
+		WorkerRounds.serve(args, SharedLockWorker::new);
 	}
 
 	@Override

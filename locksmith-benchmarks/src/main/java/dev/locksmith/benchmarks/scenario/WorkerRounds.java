@@ -63,8 +63,8 @@ final class WorkerRounds {
 		return GO + " " + workload + " " + threads;
 	}
 
-	/** Runs a worker JVM with the work that {@code opener} opens, then exits. */
-	static void main(String[] args, WorkOpener opener) {
+	/** Runs a worker JVM, from the arguments of its main method, with the work that {@code opener} opens; then exits the JVM. */
+	static void serve(String[] args, WorkOpener opener) {
 		Library library = Library.valueOf(args[0]);
 		int port = Integer.parseInt(args[1]);
 		int warmupThreads = Integer.parseInt(args[2]);
