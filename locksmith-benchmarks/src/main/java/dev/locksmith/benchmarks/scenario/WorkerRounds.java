@@ -18,7 +18,7 @@ import dev.locksmith.benchmarks.lock.BenchEnvironment;
 import dev.locksmith.benchmarks.lock.Library;
 
 /**
- * The life of a worker JVM of the cross-process scenarios. It warms up on keys of its own, says it
+ * The life of a worker JVM of the cross-process scenarios. It warms up on a key of its own, says it
  * is ready, and then runs one round for each {@code go <workload> <threads>} read from standard input
  * until the input ends: its threads run the workload's sections until a {@code stop}, and count what
  * they do from a {@code mark} on, so that the figures are those of a warm, contended steady state; it
@@ -125,8 +125,9 @@ final class WorkerRounds {
 	private void warmUp(int threads, Duration warmup) throws InterruptedException {
 		long end = System.nanoTime() + warmup.toNanos();
 		List<Thread> warmers = new ArrayList<>();
+		// one key for the threads of this JVM: they wait for each other, which warms the waiting path too
+		String key = "bench:warmup:" + ProcessHandle.current().pid();
 		for (int i = 0; i < threads; i++) {
-			String key = "bench:warmup:" + ProcessHandle.current().pid() + ":" + i;
 			warmers.add(started(() -> {
 				while (System.nanoTime() < end && this.failure.get() == null) {
 					runGuarded(() -> {
@@ -141,17 +142,21 @@ final class WorkerRounds {
 		}
 	}
 
-	/** Runs {@code section} until the stop; adds one tally for each kind of section run, or an empty one for none. */
+	/**
+	 * Runs {@code section} until the stop, counting the sections that end from the mark on; adds one
+	 * tally for each kind of section run, or an empty one for none.
+	 */
 	private void repeat(Section section, List<ThreadTally> tallies) {
 		ThreadTally writes = new ThreadTally(true, 0, 0, 0);
 		ThreadTally others = new ThreadTally(false, 0, 0, 0);
 		ThreadLocalRandom random = ThreadLocalRandom.current();
 		while (!this.stopped && this.failure.get() == null) {
-			boolean measured = this.measuring;
 			Wait wait = runGuarded(() -> section.run(random));
 			if (wait == null) {
 				return;
 			}
+			// a section counts when it ends in the window, so that a wait that began before the mark counts too
+			boolean measured = this.measuring;
 			if (wait.writer()) {
 				writes = writes.plus(measured, wait.nanos());
 			}
@@ -199,7 +204,7 @@ final class WorkerRounds {
 	/** What the threads of a worker JVM do with one library. */
 	interface Work extends AutoCloseable {
 
-		/** Takes and releases a lock of {@code key}, a key of the calling thread's own, with nothing in between. */
+		/** Takes and releases a lock of {@code key}, which only this JVM's warm-up threads use, with nothing in between. */
 		void warmUp(String key, ThreadLocalRandom random) throws Exception;
 
 		/** The section that the threads of a round of {@code workload} run over and over. */
