@@ -51,8 +51,6 @@ public final class BenchmarkMain {
 			Map<Library, BenchLock> locks = open(environment, settings);
 			try {
 				BenchmarkResults results = measure(settings, redis, probe, locks);
-				// printed as it runs; the report does not show shared locks yet
-				new ScenarioRunner(redis, locks).run(new ReadMostlyAndPermits(settings, redis));
 				List<Verdict> verdicts = Targets.evaluate(results, settings.threadsPerJvm());
 				ReportCharts.write(DOCS, results);
 				MarkdownReport.write(REPORT, results, machine, MachineInfo.loadAverage(), settings, verdicts, COMMAND);
@@ -82,7 +80,8 @@ public final class BenchmarkMain {
 		return new BenchmarkResults(runner.run(new UncontendedLatency(settings)),
 				runner.run(new UncontendedRedisCost(settings, redis, probe)),
 				runner.run(new DistinctKeysThroughput(settings)), runner.run(new CrossProcessContention(settings, redis)),
-				runner.run(new Footprint(settings, probe)), runner.run(new RenewalCost(settings, probe)));
+				runner.run(new Footprint(settings, probe)), runner.run(new RenewalCost(settings, probe)),
+				runner.run(new ReadMostlyAndPermits(settings, redis)));
 	}
 
 }

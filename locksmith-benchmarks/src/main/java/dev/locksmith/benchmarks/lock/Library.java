@@ -50,6 +50,20 @@ public enum Library {
 		return this == LOCKSMITH || this == LOCKSMITH_ANNOTATED;
 	}
 
+	/** Whether this library has read/write locks and permits that the shared-lock scenario measures. */
+	public boolean hasSharedLocks() {
+		return this == LOCKSMITH || this == REDISSON;
+	}
+
+	/** Starts this library's read/write locks and permits on the environment's Redis; see {@link #hasSharedLocks()}. */
+	public SharedLock openShared(BenchEnvironment environment) {
+		return switch (this) {
+			case REDISSON -> new RedissonSharedLock(environment.redisPort());
+			case LOCKSMITH -> new LocksmithSharedLock(environment.locksmithContext());
+			default -> throw new IllegalArgumentException(this.label + " has no shared locks in the benchmarks");
+		};
+	}
+
 	/** Starts this library's clients on the environment's Redis. */
 	public BenchLock open(BenchEnvironment environment) {
 		int port = environment.redisPort();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -20,6 +21,8 @@ import dev.locksmith.benchmarks.scenario.ContentionFigures;
 import dev.locksmith.benchmarks.scenario.Curve;
 import dev.locksmith.benchmarks.scenario.FootprintFigures;
 import dev.locksmith.benchmarks.scenario.LatencyFigures;
+import dev.locksmith.benchmarks.scenario.ReadMostlyAndPermits;
+import dev.locksmith.benchmarks.scenario.SharedFigures;
 import dev.locksmith.benchmarks.scenario.RedisCostFigures;
 import dev.locksmith.benchmarks.scenario.RenewalFigures;
 import dev.locksmith.benchmarks.scenario.ScenarioResults;
@@ -49,6 +52,7 @@ public final class MarkdownReport {
 		report.targets(verdicts);
 		report.threads(results.threads());
 		report.jvms(results.jvms());
+		report.shared(results.shared());
 		report.latency(results.uncontended());
 		report.redisCost(results.redisCost());
 		report.footprint(results.footprint());
@@ -144,6 +148,52 @@ public final class MarkdownReport {
 		line("holders at once. Per-thread min/max is the fewest sections of one thread over the most of one thread;");
 		line("max wait is the longest time one thread waited for the lock.");
 		line("");
+	}
+
+	private void shared(ScenarioResults<ReadMostlyAndPermits.Figures> results) {
+		List<Library> libraries = Arrays.stream(Library.values()).filter(Library::hasSharedLocks).toList();
+		line("## " + results.title());
+		line("");
+		line("**Read/write lock**, %d threads on one key, one section in ten a writer:".formatted(
+				ReadMostlyAndPermits.READ_WRITE_THREADS));
+		line("");
+		sharedTable(results, libraries, ReadMostlyAndPermits.Figures::readMostly,
+				List.of("writer max wait ms", "most readers at once", "overlaps"),
+				(f) -> List.of("%.1f".formatted(f.writerMaxWaitMillis()), "%d".formatted(f.mostHolders()),
+						"%d".formatted(f.overlaps())));
+		line("**Permits**, %d threads on %d permits of one key:".formatted(ReadMostlyAndPermits.PERMIT_THREADS,
+				ReadMostlyAndPermits.PERMITS));
+		line("");
+		sharedTable(results, libraries, ReadMostlyAndPermits.Figures::permits,
+				List.of("most holders at once", "overlaps"),
+				(f) -> List.of("%d".formatted(f.mostHolders()), "%d".formatted(f.overlaps())));
+		line("The threads are spread over %d worker JVMs started once per library, as in the one-key scenario;"
+			.formatted(ReadMostlyAndPermits.JVMS));
+		line("each round warms up, then counts sections and waits in the measured window. Each section holds its");
+		line("lock 5 ms. Entering, it runs a script that counts it among the holders of its kind in Redis, keeps");
+		line("the most seen at once, and counts an overlap when it finds a writer while reading, anyone while");
+		line("writing, or more permit holders than permits; leaving, it counts itself out. Overlaps are 0 unless");
+		line("the lock failed. *Writer max wait* is the longest wait of a write section while readers keep");
+		line("arriving; *vs Redisson* is sections per second over Redisson's. Redisson: `RReadWriteLock` with");
+		line("`lock()` and its watchdog, `RPermitExpirableSemaphore` with a 30 s lease; Locksmith: `LockService`");
+		line("with `withMode(LockMode.READ)` or `withPermits(4)`, lease 30 s.");
+		line("");
+	}
+
+	private void sharedTable(ScenarioResults<ReadMostlyAndPermits.Figures> results, List<Library> libraries,
+			Function<ReadMostlyAndPermits.Figures, SharedFigures> half, List<String> headers,
+			Function<SharedFigures, List<String>> more) {
+		List<String> all = new ArrayList<>(List.of("sections/s", "vs Redisson", "max wait ms"));
+		all.addAll(headers);
+		table(results, libraries, all, (library, figures) -> {
+			SharedFigures f = half.apply(figures);
+			List<String> cells = new ArrayList<>(List.of("%,.0f".formatted(f.sectionsPerSecond()),
+					Ratios.format(Ratios.toLibrary(Library.REDISSON, results, library,
+							(ReadMostlyAndPermits.Figures r) -> Optional.of(half.apply(r).sectionsPerSecond()))),
+					"%.1f".formatted(f.maxWaitMillis())));
+			cells.addAll(more.apply(f));
+			return cells;
+		});
 	}
 
 	private void latency(ScenarioResults<LatencyFigures> results) {
@@ -299,9 +349,14 @@ public final class MarkdownReport {
 
 	private <R> void table(ScenarioResults<R> results, List<String> headers,
 			BiFunction<Library, R, List<String>> cells) {
+		table(results, List.of(Library.values()), headers, cells);
+	}
+
+	private <R> void table(ScenarioResults<R> results, List<Library> libraries, List<String> headers,
+			BiFunction<Library, R, List<String>> cells) {
 		row("library", headers);
 		row("---", Collections.nCopies(headers.size(), "---:"));
-		for (Library library : Library.values()) {
+		for (Library library : libraries) {
 			List<String> values = results.figures(library)
 				.map((figures) -> cells.apply(library, figures))
 				.orElseGet(() -> placeholder(results, library, headers.size()));

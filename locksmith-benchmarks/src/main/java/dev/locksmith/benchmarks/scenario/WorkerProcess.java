@@ -14,10 +14,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import dev.locksmith.benchmarks.lock.Library;
 
 /**
- * One {@link ContentionWorker} JVM, started from this JVM's classpath: sends it commands and reads
+ * One worker JVM run by {@link WorkerRounds}, started from this JVM's classpath: sends it commands and reads
  * its reports, each within a timeout.
  */
 final class WorkerProcess implements AutoCloseable {
@@ -41,11 +40,11 @@ final class WorkerProcess implements AutoCloseable {
 		reader.start();
 	}
 
-	/** Starts worker number {@code index} for {@code library}; its standard error goes to this JVM's. */
-	static WorkerProcess start(int index, Library library, int redisPort, int threads, Duration warmup) {
-		List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-				System.getProperty("java.class.path"), ContentionWorker.class.getName(), library.name(),
-				Integer.toString(redisPort), Integer.toString(threads), Long.toString(warmup.toMillis()));
+	/** Starts worker number {@code index}, running {@code mainClass} with {@code arguments}; its standard error goes to this JVM's. */
+	static WorkerProcess start(int index, Class<?> mainClass, List<String> arguments) {
+		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-cp", System.getProperty("java.class.path"), mainClass.getName()));
+		command.addAll(arguments);
 		try {
 			Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
 			return new WorkerProcess("worker-" + index, process);
@@ -74,7 +73,7 @@ final class WorkerProcess implements AutoCloseable {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		List<ThreadTally> tallies = new ArrayList<>();
 		String line;
-		while (!(line = nextLine(deadline)).equals(ContentionWorker.DONE)) {
+		while (!(line = nextLine(deadline)).equals(WorkerRounds.DONE)) {
 			if (ThreadTally.isTally(line)) {
 				tallies.add(ThreadTally.parse(line));
 			}
@@ -90,8 +89,8 @@ final class WorkerProcess implements AutoCloseable {
 		if (line.equals(END_OF_OUTPUT)) {
 			throw new IllegalStateException(this.name + " exited early");
 		}
-		if (line.startsWith(ContentionWorker.FAILED)) {
-			throw new IllegalStateException(this.name + ": " + line.substring(ContentionWorker.FAILED.length()));
+		if (line.startsWith(WorkerRounds.FAILED)) {
+			throw new IllegalStateException(this.name + ": " + line.substring(WorkerRounds.FAILED.length()));
 		}
 		return line;
 	}

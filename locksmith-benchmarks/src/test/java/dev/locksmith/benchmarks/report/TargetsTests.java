@@ -27,7 +27,7 @@ class TargetsTests {
 						Library.SHEDLOCK, throughput(4_500), Library.LOCKSMITH, throughput(9_500))),
 				Results.of(Map.of(Library.TEXTBOOK, contention(1_000, 0.8, 70), Library.LOCKSMITH,
 						contention(1_600, 0.95, 30))),
-				Results.of(Map.of()), Results.of(Map.of()));
+				Results.of(Map.of()), Results.of(Map.of()), Results.of(Map.of()));
 		assertThat(Targets.evaluate(results, 2)).extracting(Verdict::line)
 			.containsExactly(
 					"met      Locksmith LockService, 3 JVMs x 2 threads on one key: sections/s >= 1.0x textbook: 1.60×",
@@ -55,7 +55,7 @@ class TargetsTests {
 				Results.of(Map.of()),
 				Results.of(Map.of(Library.TEXTBOOK, contention(1_000, 0.8, 70), Library.LOCKSMITH,
 						contention(1_600, 0.95, 30))),
-				Results.of(Map.of()), Results.of(Map.of()));
+				Results.of(Map.of()), Results.of(Map.of()), Results.of(Map.of()));
 		assertThat(Targets.evaluate(results, 4).get(0).measured()).isEqualTo("no figure");
 	}
 
