@@ -24,6 +24,7 @@ import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.LockContext;
 import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.ReactiveLockContext;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 /**
  * {@link LockContext} follows work that a locked method hands to another thread through Micrometer's
  * context propagation: an {@code @Async} task on an executor decorated with Spring's
- * {@link ContextPropagatingTaskDecorator}, and Reactor operators under automatic context propagation. The
+ * {@link ContextPropagatingTaskDecorator}, and Reactor operators under automatic context propagation, those
+ * of a locked {@code Mono} too. The
  * work sees the caller's lock but never keeps, extends or holds it again, and the pool thread forgets it.
  */
 class LockContextPropagationTests {
@@ -123,6 +125,17 @@ class LockContextPropagationTests {
 		});
 	}
 
+	@Test
+	void operatorsOfALockedMonoSeeItsLockUnderAutomaticContextPropagation() {
+		Hooks.enableAutomaticContextPropagation();
+		this.runner.run((context) -> {
+			Sighting sighting = context.getBean(Reports.class).lookInsideLockedMono("5").block(PATIENCE);
+
+			assertThat(sighting.thread()).isNotEqualTo(Thread.currentThread());
+			assertThat(sighting.token()).isEqualTo(sighting.tokenOfCaller());
+		});
+	}
+
 	/** Calls the locked method on a thread of its own: it returns once the test completes {@code mayReturn}. */
 	private static CompletableFuture<Long> startExport(Reports reports, String id, Export export) {
 		return CompletableFuture.supplyAsync(() -> reports.startExport(id, export));
@@ -194,6 +207,14 @@ class LockContextPropagationTests {
 				.map((ignored) -> new Sighting(Thread.currentThread(),
 						LockContext.current().map(LockHandle::fencingToken).orElse(-1L), token))
 				.block(PATIENCE);
+		}
+
+		@DistributedLock(name = "report", key = "#id")
+		public Mono<Sighting> lookInsideLockedMono(String id) {
+			return ReactiveLockContext.current()
+				.publishOn(Schedulers.parallel())
+				.map((handle) -> new Sighting(Thread.currentThread(),
+						LockContext.current().map(LockHandle::fencingToken).orElse(-1L), handle.fencingToken()));
 		}
 
 	}

@@ -54,6 +54,15 @@ class ArchitectureTests {
 	}
 
 	@Test
+	void onlyTheLockContextAccessorNeedsTheOptionalContextPropagation() {
+		check(noClasses().that()
+			.doNotHaveFullyQualifiedName("dev.locksmith.core.internal.LockContextAccessor")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("io.micrometer.context.."));
+	}
+
+	@Test
 	void propertiesArePlainDataThatImportNoAspect() {
 		check(noClasses().that()
 			.haveSimpleNameEndingWith("Properties")
