@@ -30,6 +30,8 @@ class ArchitectureTests {
 
 	private static final String INTERNAL = "dev.locksmith.core.internal..";
 
+	private static final String LOCK_CONTEXT_ACCESSOR = "dev.locksmith.core.internal.LockContextAccessor";
+
 	/** The starter's main classes, and nothing else on the class path. */
 	private static final JavaClasses LOCKSMITH = new ClassFileImporter().importPath(MainClasses.path());
 
@@ -51,6 +53,19 @@ class ArchitectureTests {
 			.should()
 			.dependOnClassesThat()
 			.resideOutsideOfPackages("java..", "dev.locksmith.annotation..", "org.jspecify.annotations.."));
+	}
+
+	/** Found by {@code ServiceLoader} only when context-propagation is there, and loaded by nothing else. */
+	@Test
+	void onlyTheLockContextAccessorNeedsTheOptionalContextPropagation() {
+		check(noClasses().that()
+			.doNotHaveFullyQualifiedName(LOCK_CONTEXT_ACCESSOR)
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("io.micrometer.context..")
+			.orShould()
+			.dependOnClassesThat()
+			.haveFullyQualifiedName(LOCK_CONTEXT_ACCESSOR));
 	}
 
 	@Test

@@ -22,11 +22,15 @@ public final class ReactiveLockFrames {
 		return context.getOrDefault(CONTEXT_KEY, List.of());
 	}
 
-	/** {@code context} with {@code lock} added as its innermost lock. */
+	/**
+	 * {@code context} with {@code lock} added as its innermost lock; also under the key of
+	 * {@link LockContextAccessor}, which shows it to {@code LockContext} in operators on any thread when
+	 * Reactor propagates its context to thread locals.
+	 */
 	public static Context with(Context context, HeldLock lock) {
 		List<HeldLock> held = new ArrayList<>(held(context));
 		held.add(lock);
-		return context.put(CONTEXT_KEY, List.copyOf(held));
+		return context.put(CONTEXT_KEY, List.copyOf(held)).put(LockContextAccessor.KEY, lock);
 	}
 
 }
