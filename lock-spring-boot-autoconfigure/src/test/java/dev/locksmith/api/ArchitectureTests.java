@@ -25,8 +25,8 @@ class ArchitectureTests {
 			"dev.locksmith.aop.ReactiveLocking", "dev.locksmith.autoconfigure.RedisStoreConfiguration",
 			"dev.locksmith.autoconfigure.RedlockStoreConfiguration",
 			"dev.locksmith.redis.RedisShares", "dev.locksmith.redis.ScriptCalls",
-			"dev.locksmith.redlock.NodeAnswer", "dev.locksmith.redlock.QuorumAcquisition",
-			"dev.locksmith.redlock.RedlockLockAdministration", "dev.locksmith.redlock.RedlockLockBackend");
+			"dev.locksmith.redis.NodeAnswer", "dev.locksmith.redis.QuorumAcquisition",
+			"dev.locksmith.redis.RedlockLockAdministration", "dev.locksmith.redis.RedlockLockBackend");
 
 	private static final String INTERNAL = "dev.locksmith.core.internal..";
 
@@ -39,7 +39,7 @@ class ArchitectureTests {
 			.resideInAPackage("dev.locksmith.core..")
 			.should()
 			.dependOnClassesThat()
-			.resideInAnyPackage("org.springframework..", "dev.locksmith.redis..", "dev.locksmith.redlock..",
+			.resideInAnyPackage("org.springframework..", "dev.locksmith.redis..",
 					"dev.locksmith.aop..", "dev.locksmith.actuate..", "dev.locksmith.autoconfigure..",
 					"io.lettuce..", "redis.clients.."));
 	}

@@ -9,8 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-import dev.locksmith.redis.RedisLockBackend;
-import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,7 +27,9 @@ class UnrenewedLeaseEndTests {
 
 	private LettuceConnectionFactory connections;
 
-	private RedisLockBackend backend;
+	private RedisLockStore store;
+
+	private LockBackend backend;
 
 	private DefaultLockService locks;
 
@@ -37,7 +38,8 @@ class UnrenewedLeaseEndTests {
 	@BeforeEach
 	void createServices() {
 		this.connections = redisServer.server().connectionFactory();
-		this.backend = new RedisLockBackend(this.connections, new RedisLockKeys("lock:"));
+		this.store = RedisLockStore.builder(this.connections).build();
+		this.backend = this.store.lockBackend();
 		this.locks = DefaultLockService.builder(this.backend).storeTimeout(Duration.ofSeconds(5)).build();
 		this.otherOwner = DefaultLockService.builder(this.backend).storeTimeout(Duration.ofSeconds(5)).build();
 	}
@@ -46,7 +48,7 @@ class UnrenewedLeaseEndTests {
 	void closeServices() {
 		this.locks.close();
 		this.otherOwner.close();
-		this.backend.close();
+		this.store.close();
 		this.connections.destroy();
 	}
 

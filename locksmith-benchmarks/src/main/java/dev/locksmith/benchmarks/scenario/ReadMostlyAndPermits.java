@@ -23,9 +23,7 @@ import dev.locksmith.benchmarks.lock.BenchLock;
 import dev.locksmith.benchmarks.lock.Library;
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockOptions;
-import dev.locksmith.redis.RedisLockBackend;
-import dev.locksmith.redis.RedisLockKeys;
-import dev.locksmith.redis.RedisReleaseNotifications;
+import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.testing.RedisServer;
 
 /**
@@ -194,17 +192,17 @@ public final class ReadMostlyAndPermits implements Scenario<ReadMostlyAndPermits
 
 		private final LettuceConnectionFactory connections;
 
-		private final RedisReleaseNotifications notifications;
+		private final RedisLockStore store;
 
 		private final DefaultLockService locks;
 
 		LocksmithShared(int port) {
-			RedisLockKeys keys = new RedisLockKeys("lock:");
 			this.connections = RedisServer.connectionFactory(port);
-			this.notifications = RedisReleaseNotifications.started(this.connections, keys);
-			this.locks = DefaultLockService.builder(new RedisLockBackend(this.connections, keys))
-				.releaseNotifications(this.notifications)
+			this.store = RedisLockStore.builder(this.connections).build();
+			this.locks = DefaultLockService.builder(this.store.lockBackend())
+				.releaseNotifications(this.store.releaseNotifications())
 				.build();
+			this.store.start();
 		}
 
 		@Override
@@ -234,7 +232,7 @@ public final class ReadMostlyAndPermits implements Scenario<ReadMostlyAndPermits
 		@Override
 		public void close() throws Exception {
 			this.locks.close();
-			this.notifications.destroy();
+			this.store.close();
 			this.connections.destroy();
 		}
 
