@@ -17,7 +17,6 @@ import dev.locksmith.core.FencedValues;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.ReleaseNotifications;
-import dev.locksmith.core.internal.TimeBoundedLockAdministration;
 import dev.locksmith.redis.RedisFencedValues;
 import dev.locksmith.redis.RedisLockStore;
 

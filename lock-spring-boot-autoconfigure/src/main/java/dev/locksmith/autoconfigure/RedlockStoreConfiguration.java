@@ -14,7 +14,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.ReleaseNotifications;
-import dev.locksmith.core.internal.TimeBoundedLockAdministration;
 import dev.locksmith.redis.RedlockLockStore;
 
 /**

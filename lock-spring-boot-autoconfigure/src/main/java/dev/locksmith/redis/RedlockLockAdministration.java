@@ -19,7 +19,6 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockUnavailableException;
-import dev.locksmith.core.internal.DaemonThreadFactory;
 import dev.locksmith.core.internal.KeyMasking;
 
 /**
@@ -46,7 +45,7 @@ final class RedlockLockAdministration implements LockAdministration, AutoCloseab
 		this.quorum = new Quorum(servers.size());
 		this.timeout = timeout;
 		this.executor = new ThreadPoolExecutor(servers.size(), servers.size(), 30, TimeUnit.SECONDS,
-				new LinkedBlockingQueue<>(), new DaemonThreadFactory("locksmith-redlock-admin"));
+				new LinkedBlockingQueue<>(), DaemonThreads.named("locksmith-redlock-admin"));
 		this.executor.allowCoreThreadTimeOut(true);
 	}
 

@@ -1,4 +1,4 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
@@ -10,15 +10,19 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.internal.TimeLimit;
 
 /**
  * Decorator that bounds every {@link LockAdministration} call by a timeout, so an operator's
  * request or a health check never hangs on a silent store. The blocking calls run on a small
  * bounded pool: beyond {@link #MAX_THREADS} calls in flight, a call fails at once.
  */
-public final class TimeBoundedLockAdministration implements LockAdministration, AutoCloseable {
+final class TimeBoundedLockAdministration implements LockAdministration, AutoCloseable {
 
 	/** Most administration calls in flight. */
 	static final int MAX_THREADS = 4;
@@ -28,9 +32,9 @@ public final class TimeBoundedLockAdministration implements LockAdministration, 
 	private final TimeLimit timeLimit;
 
 	private final ThreadPoolExecutor executor = new ThreadPoolExecutor(0, MAX_THREADS, 30, TimeUnit.SECONDS,
-			new SynchronousQueue<>(), new DaemonThreadFactory("locksmith-admin"));
+			new SynchronousQueue<>(), daemonThreads("locksmith-admin-"));
 
-	public TimeBoundedLockAdministration(LockAdministration delegate, Duration timeout) {
+	TimeBoundedLockAdministration(LockAdministration delegate, Duration timeout) {
 		this.delegate = delegate;
 		this.timeLimit = new TimeLimit(timeout);
 	}
@@ -85,6 +89,12 @@ public final class TimeBoundedLockAdministration implements LockAdministration, 
 			Thread.currentThread().interrupt();
 			throw new LockUnavailableException("Interrupted during " + what, ex);
 		}
+	}
+
+	private static CustomizableThreadFactory daemonThreads(String prefix) {
+		CustomizableThreadFactory threads = new CustomizableThreadFactory(prefix);
+		threads.setDaemon(true);
+		return threads;
 	}
 
 }

@@ -1,16 +1,16 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Creates numbered daemon threads, so Locksmith's background work never keeps a JVM alive. */
-public final class DaemonThreadFactory implements ThreadFactory {
+final class DaemonThreadFactory implements ThreadFactory {
 
 	private final String prefix;
 
 	private final AtomicInteger count = new AtomicInteger();
 
-	public DaemonThreadFactory(String prefix) {
+	DaemonThreadFactory(String prefix) {
 		this.prefix = prefix;
 	}
 

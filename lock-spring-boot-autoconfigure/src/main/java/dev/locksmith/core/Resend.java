@@ -1,4 +1,4 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -7,17 +7,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
+import dev.locksmith.core.internal.StoreBusyException;
+
 /**
  * Sends a store call again, with growing jittered pauses and no thread of its own, while it fails in a
  * way a later try may not, until it answers or the next try would start after a deadline.
  */
-public final class Resend {
+final class Resend {
 
 	/** Resends only calls the store refused for a passing reason. */
-	public static final Predicate<Throwable> WHEN_BUSY = StoreBusyException.class::isInstance;
+	static final Predicate<Throwable> WHEN_BUSY = StoreBusyException.class::isInstance;
 
 	/** Resends on any failure: for a call whose effect matters however the store failed. */
-	public static final Predicate<Throwable> ON_ANY_FAILURE = (failure) -> true;
+	static final Predicate<Throwable> ON_ANY_FAILURE = (failure) -> true;
 
 	private static final long FIRST_PAUSE_MILLIS = 5;
 
@@ -31,7 +33,7 @@ public final class Resend {
 	 * would start at or after {@code deadlineNanos} (of {@link System#nanoTime()}): the returned future
 	 * then fails as the last try did.
 	 */
-	public static <T> CompletableFuture<T> until(long deadlineNanos, Predicate<Throwable> retryable,
+	static <T> CompletableFuture<T> until(long deadlineNanos, Predicate<Throwable> retryable,
 			Supplier<CompletableFuture<T>> call) {
 		CompletableFuture<T> outcome = new CompletableFuture<>();
 		send(call, retryable, deadlineNanos, FIRST_PAUSE_MILLIS, outcome);
