@@ -16,15 +16,12 @@ import dev.locksmith.core.LockService;
 
 /**
  * Runs every method annotated with {@link DistributedLock}, on the class or on an interface it
- * implements, under its lock. Its default order puts the lock outside {@code @Transactional}: the
- * lock is taken before the transaction begins and released after it commits.
+ * implements, under its lock. The order the auto-configuration gives it by default puts the lock outside
+ * {@code @Transactional}: the lock is taken before the transaction begins and released after it commits.
  *
  * @since 0.1.0
  */
 public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
-
-	/** Just outside the transaction advisor, whose default order is {@link Ordered#LOWEST_PRECEDENCE}. */
-	public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
 
 	private final Pointcut pointcut = new AnnotationMatchingPointcut(null, DistributedLock.class, true);
 
@@ -33,7 +30,8 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 	private final DistributedLockInterceptor interceptor;
 
 	/**
-	 * Creates the advisor, at {@link #DEFAULT_ORDER} until {@link #setOrder} says otherwise.
+	 * Creates the advisor, at the order {@link #setOrder} gives it; {@code locksmith.aspect.order} sets it
+	 * just outside the transaction advisor, whose default order is {@link Ordered#LOWEST_PRECEDENCE}.
 	 * @param lockService the service that takes the locks, looked up at the first locked call
 	 * @param beanFactory resolves placeholders in durations and {@code @bean} references in key expressions
 	 * @param defaultTtl the lease of a lock that names none
@@ -44,7 +42,6 @@ public final class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 		this.definitions = new LockDefinitions(beanFactory::resolveEmbeddedValue, defaultTtl, defaultWaitTime);
 		this.interceptor = new DistributedLockInterceptor(lockService, this.definitions,
 				new BeanFactoryResolver(beanFactory));
-		setOrder(DEFAULT_ORDER);
 	}
 
 	@Override

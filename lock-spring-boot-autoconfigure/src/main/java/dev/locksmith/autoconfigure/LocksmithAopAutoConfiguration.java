@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
@@ -47,8 +48,7 @@ public final class LocksmithAopAutoConfiguration {
 			Environment environment) {
 		DistributedLockAdvisor advisor = new DistributedLockAdvisor(lockService::getObject, beanFactory,
 				() -> properties.getObject().getDefaultTtl(), () -> properties.getObject().getDefaultWaitTime());
-		advisor.setOrder(
-				environment.getProperty("locksmith.aspect.order", Integer.class, DistributedLockAdvisor.DEFAULT_ORDER));
+		advisor.setOrder(aspect(environment).getOrder());
 		return advisor;
 	}
 
@@ -70,7 +70,15 @@ public final class LocksmithAopAutoConfiguration {
 		return new DistributedLockMethodValidator(() -> {
 			requireLockService(beanFactory, environment);
 			return advisor.getObject();
-		}, environment.getProperty("locksmith.aspect.strict", Boolean.class, false), store::getIfUnique);
+		}, aspect(environment).isStrict(), store::getIfUnique);
+	}
+
+	/**
+	 * The aspect's settings, bound here because the advisor and the validator are infrastructure, made
+	 * before the properties bean can be.
+	 */
+	private static LocksmithProperties.Aspect aspect(Environment environment) {
+		return Binder.get(environment).bindOrCreate("locksmith.aspect", LocksmithProperties.Aspect.class);
 	}
 
 	/**

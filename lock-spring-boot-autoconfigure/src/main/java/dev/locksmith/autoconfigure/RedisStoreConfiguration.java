@@ -11,19 +11,14 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.core.FencedValues;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.ReleaseNotifications;
-import dev.locksmith.core.internal.TimeBoundedLockAdministration;
 import dev.locksmith.redis.RedisFencedValues;
-import dev.locksmith.redis.RedisLockAdministration;
-import dev.locksmith.redis.RedisLockBackend;
-import dev.locksmith.redis.RedisLockKeys;
-import dev.locksmith.redis.RedisReleaseNotifications;
+import dev.locksmith.redis.RedisLockStore;
 
 /**
  * The Redis store, {@code locksmith.store=redis} (the default): locks in the application's Redis, through
@@ -33,7 +28,6 @@ import dev.locksmith.redis.RedisReleaseNotifications;
 @Conditional(LockStoreCondition.class)
 @ConditionalOnClass(RedisConnectionFactory.class)
 @ConditionalOnBean(RedisConnectionFactory.class)
-@Import(RedisLockKeysConfiguration.class)
 class RedisStoreConfiguration {
 
 	private final LockConnectionFactoryChoice connectionFactory;
@@ -43,15 +37,20 @@ class RedisStoreConfiguration {
 		this.connectionFactory = new LockConnectionFactoryChoice(marked, connectionFactories, beanFactory);
 	}
 
+	/** The store, which the context starts and closes with the parts it made for the beans below. */
 	@Bean
-	@ConditionalOnMissingBean(LockBackend.class)
-	RedisLockBackend lockBackend(RedisLockKeys keys, LocksmithProperties properties) {
-		return new RedisLockBackend(this.connectionFactory.connectionFactory(), keys, claimLease(properties.getWait()));
+	@ConditionalOnMissingBean
+	RedisLockStore redisLockStore(LocksmithProperties properties) {
+		RedisLockStore.Builder store = RedisLockStore.builder(this.connectionFactory.connectionFactory());
+		EngineProperty.apply("locksmith.key-prefix", properties.getKeyPrefix(),
+				() -> store.keyPrefix(properties.getKeyPrefix()));
+		return store.claimLease(claimLease(properties.getWait())).build();
 	}
 
-	@Bean
-	LockStoreWarmUp redisLockStoreWarmUp(ObjectProvider<RedisLockBackend> backend) {
-		return new LockStoreWarmUp(() -> backend.ifAvailable(RedisLockBackend::warmUp));
+	@Bean(destroyMethod = "")
+	@ConditionalOnMissingBean(LockBackend.class)
+	LockBackend lockBackend(RedisLockStore store) {
+		return store.lockBackend();
 	}
 
 	@Bean
@@ -62,18 +61,16 @@ class RedisStoreConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockAdministration lockAdministration(RedisLockKeys keys, LocksmithProperties properties) {
-		LockAdministration administration = new RedisLockAdministration(this.connectionFactory.connectionFactory(),
-				keys, claimLease(properties.getWait()));
+	LockAdministration lockAdministration(RedisLockStore store, LocksmithProperties properties) {
 		return EngineProperty.apply("locksmith.redis-timeout", properties.getRedisTimeout(),
-				() -> new TimeBoundedLockAdministration(administration, properties.getRedisTimeout()));
+				() -> new TimeBoundedLockAdministration(store.lockAdministration(), properties.getRedisTimeout()));
 	}
 
-	@Bean
+	@Bean(destroyMethod = "")
 	@ConditionalOnMissingBean(ReleaseNotifications.class)
 	@ConditionalOnProperty(name = "locksmith.wait.strategy", havingValue = "pubsub", matchIfMissing = true)
-	RedisReleaseNotifications redisReleaseNotifications(RedisLockKeys keys) {
-		return new RedisReleaseNotifications(this.connectionFactory.connectionFactory(), keys);
+	ReleaseNotifications redisReleaseNotifications(RedisLockStore store) {
+		return store.releaseNotifications();
 	}
 
 	/**

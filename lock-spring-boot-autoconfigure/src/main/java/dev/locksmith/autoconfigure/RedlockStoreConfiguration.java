@@ -3,25 +3,18 @@ package dev.locksmith.autoconfigure;
 import java.time.Duration;
 
 import io.lettuce.core.RedisClient;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.ReleaseNotifications;
-import dev.locksmith.core.internal.TimeBoundedLockAdministration;
-import dev.locksmith.redis.RedisLockKeys;
-import dev.locksmith.redlock.RedlockLockAdministration;
-import dev.locksmith.redlock.RedlockLockBackend;
-import dev.locksmith.redlock.RedlockReleaseNotifications;
-import dev.locksmith.redlock.RedlockServers;
+import dev.locksmith.redis.RedlockLockStore;
 
 /**
  * The Redlock store, {@code locksmith.store=redlock}: its own connections to the servers of
@@ -31,59 +24,53 @@ import dev.locksmith.redlock.RedlockServers;
 @Configuration(proxyBeanMethods = false)
 @Conditional(LockStoreCondition.class)
 @ConditionalOnClass({ LettuceConnectionFactory.class, RedisClient.class })
-@Import(RedisLockKeysConfiguration.class)
 class RedlockStoreConfiguration {
 
 	static final String NODES_PROPERTY = "locksmith.redlock.nodes";
 
+	/**
+	 * The store, with its connections to the servers, which the context starts and closes with the parts
+	 * it made for the beans below.
+	 */
 	@Bean
 	@ConditionalOnMissingBean
-	RedlockServers redlockServers(LocksmithProperties properties) {
+	RedlockLockStore redlockLockStore(LocksmithProperties properties) {
+		RedlockLockStore.Builder store = RedlockLockStore.builder(properties.getRedlock().getNodes())
+			.source(NODES_PROPERTY);
+		EngineProperty.apply("locksmith.key-prefix", properties.getKeyPrefix(),
+				() -> store.keyPrefix(properties.getKeyPrefix()));
+		EngineProperty.apply("locksmith.redis-timeout", properties.getRedisTimeout(),
+				() -> store.timeout(properties.getRedisTimeout()));
+		Duration nodeTimeout = properties.getRedlock().getNodeTimeout();
+		if (nodeTimeout != null) {
+			EngineProperty.apply("locksmith.redlock.node-timeout", nodeTimeout, () -> store.nodeTimeout(nodeTimeout));
+		}
 		try {
-			return RedlockServers.of(properties.getRedlock().getNodes(), NODES_PROPERTY, maxNodeTimeout(properties));
+			return store.build();
 		}
 		catch (IllegalArgumentException ex) {
 			throw NoLockStoreException.forRedlockNodes(ex);
 		}
 	}
 
-	@Bean
+	@Bean(destroyMethod = "")
 	@ConditionalOnMissingBean(LockBackend.class)
-	RedlockLockBackend lockBackend(RedlockServers servers, RedisLockKeys keys, LocksmithProperties properties) {
-		RedlockLockBackend.Builder builder = RedlockLockBackend.builder(servers.connectionFactories(), keys)
-			.maxNodeTimeout(maxNodeTimeout(properties));
-		Duration nodeTimeout = properties.getRedlock().getNodeTimeout();
-		if (nodeTimeout != null) {
-			EngineProperty.apply("locksmith.redlock.node-timeout", nodeTimeout, () -> builder.nodeTimeout(nodeTimeout));
-		}
-		return builder.build();
-	}
-
-	@Bean
-	LockStoreWarmUp redlockLockStoreWarmUp(ObjectProvider<RedlockLockBackend> backend) {
-		return new LockStoreWarmUp(() -> backend.ifAvailable(RedlockLockBackend::warmUp));
+	LockBackend lockBackend(RedlockLockStore store) {
+		return store.lockBackend();
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockAdministration lockAdministration(RedlockServers servers, RedisLockKeys keys, LocksmithProperties properties) {
-		LockAdministration administration = new RedlockLockAdministration(servers.connectionFactories(), keys,
-				properties.getRedisTimeout().dividedBy(2));
+	LockAdministration lockAdministration(RedlockLockStore store, LocksmithProperties properties) {
 		return EngineProperty.apply("locksmith.redis-timeout", properties.getRedisTimeout(),
-				() -> new TimeBoundedLockAdministration(administration, properties.getRedisTimeout()));
+				() -> new TimeBoundedLockAdministration(store.lockAdministration(), properties.getRedisTimeout()));
 	}
 
-	@Bean
+	@Bean(destroyMethod = "")
 	@ConditionalOnMissingBean(ReleaseNotifications.class)
 	@ConditionalOnProperty(name = "locksmith.wait.strategy", havingValue = "pubsub", matchIfMissing = true)
-	RedlockReleaseNotifications redlockReleaseNotifications(RedlockServers servers, RedisLockKeys keys) {
-		return new RedlockReleaseNotifications(servers.connectionFactories(), keys);
-	}
-
-	/** A whole acquisition (grants, fencing write-back, release when refused) fits in the store timeout. */
-	private static Duration maxNodeTimeout(LocksmithProperties properties) {
-		Duration quarter = properties.getRedisTimeout().dividedBy(4);
-		return (quarter.toMillis() < 1) ? Duration.ofMillis(1) : quarter;
+	ReleaseNotifications redlockReleaseNotifications(RedlockLockStore store) {
+		return store.releaseNotifications();
 	}
 
 }

@@ -17,7 +17,6 @@ import java.util.function.IntConsumer;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.LockBackend.LeaseExtension;
-import dev.locksmith.core.internal.DaemonThreadFactory;
 
 /**
  * Watchdog that extends the leases of held locks every {@code ttl / 3}. One tick at a time is pending,

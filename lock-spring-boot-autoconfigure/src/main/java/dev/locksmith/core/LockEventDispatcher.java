@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.locksmith.core.internal.DaemonThreadFactory;
 import dev.locksmith.core.internal.KeyMasking;
 
 /**

@@ -11,7 +11,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import dev.locksmith.core.internal.DaemonThreadFactory;
 import dev.locksmith.core.internal.KeyMasking;
 
 /**

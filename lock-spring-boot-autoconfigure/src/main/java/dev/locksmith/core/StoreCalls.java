@@ -10,7 +10,6 @@ import java.util.function.Supplier;
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
 import dev.locksmith.core.internal.KeyMasking;
-import dev.locksmith.core.internal.Resend;
 import dev.locksmith.core.internal.TimeLimit;
 
 /**

@@ -27,10 +27,8 @@ import dev.locksmith.core.LockUnavailableException;
  * {@link LockAdministration} on Redis: finds locks with {@code SCAN} on the key prefix (never
  * {@code KEYS}), reads who holds them from their owner tokens, and force-releases with a script. A ping
  * fails at once while Lettuce knows the connection is down.
- *
- * @since 0.1.0
  */
-public final class RedisLockAdministration implements LockAdministration {
+final class RedisLockAdministration implements LockAdministration {
 
 	/** The value of a lock that readers or permit holders share: {@code @read}, {@code @permits=4}. */
 	private static final Pattern SHARE = Pattern.compile("@(read|permits=\\d+)");
@@ -45,12 +43,12 @@ public final class RedisLockAdministration implements LockAdministration {
 
 	private final @Nullable ClusterTopology topology;
 
-	public RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
+	RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this(connectionFactory, keys, RedisLockBackend.DEFAULT_CLAIM_LEASE);
 	}
 
 	/** An administration whose forced releases give the next waiter {@code claimLease} to take the lock. */
-	public RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys, Duration claimLease) {
+	RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys, Duration claimLease) {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.keys = keys;
 		this.arguments = new ScriptArguments(keys, claimLease);
@@ -187,7 +185,6 @@ public final class RedisLockAdministration implements LockAdministration {
 			return null;
 		}
 	}
-
 
 	private <T> T call(java.util.function.Supplier<T> command) {
 		try {

@@ -25,10 +25,8 @@ import dev.locksmith.core.ReleaseNotifications.Listener;
  * hash slots runs one script per slot; several locks spanning slots are taken slot by slot and given
  * back when a later slot is busy or fails, so the grant stays all or nothing. An owner token that names
  * a share (a reader's or a permit holder's, one key each) takes, renews and releases its own share.
- *
- * @since 0.1.0
  */
-public final class RedisLockBackend implements LockBackend, AutoCloseable {
+final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	/** How long a waiter handed a lock has to take it, unless configured otherwise. */
 	static final Duration DEFAULT_CLAIM_LEASE = Duration.ofSeconds(2);
@@ -59,7 +57,7 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	private final RedisLockKeys keys;
 
-	public RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
+	RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this(connectionFactory, keys, DEFAULT_CLAIM_LEASE);
 	}
 
@@ -67,10 +65,7 @@ public final class RedisLockBackend implements LockBackend, AutoCloseable {
 	 * A backend whose releases give each waiter handed a lock {@code claimLease} to take it: a waiter
 	 * that died meanwhile holds up the next one for at most that long.
 	 */
-	public RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys, Duration claimLease) {
-		if (claimLease.toMillis() < 1) {
-			throw new IllegalArgumentException("claimLease must be at least 1ms, was " + claimLease);
-		}
+	RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys, Duration claimLease) {
 		this.runner = runnerFor(connectionFactory);
 		this.scripts = new ScriptCalls(this.runner, keys);
 		this.arguments = new ScriptArguments(keys, claimLease);

@@ -8,14 +8,12 @@ import java.util.List;
  * hash slot. Inside the tag, {@code %}, <code>{</code> and <code>}</code> are written as {@code %25},
  * {@code %7B} and {@code %7D}: no key can end the tag early or empty it, and two different keys
  * never give the same Redis key.
- *
- * @since 0.1.0
  */
-public final class RedisLockKeys {
+final class RedisLockKeys {
 
 	private final String prefix;
 
-	public RedisLockKeys(String prefix) {
+	RedisLockKeys(String prefix) {
 		if (prefix.contains("{") || prefix.contains("}")) {
 			throw new IllegalArgumentException("key prefix must not contain '{' or '}', was '" + prefix + "'");
 		}

@@ -19,9 +19,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.DisposableBean;
-import org.springframework.beans.factory.InitializingBean;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -38,18 +35,13 @@ import dev.locksmith.core.ReleaseNotifications;
  * caught by the waiters' re-check. When Redis is down at start, subscribing is retried in the
  * background; until then waiters fall back to their bounded re-check.
  *
- * <p>As a bean, the application context initializes its listener container and starts and stops it in
- * Locksmith's {@link #getPhase() phase}, after the web server has drained; without a context, use
- * {@link #started}.
+ * <p>{@link RedisLockStore} initializes, starts, stops and destroys its listener container.
  *
  * <p>Channels are classic pub/sub, not sharded ({@code SPUBLISH}): sharded pub/sub needs Redis 7 and
  * the listener container of Spring Data Redis does not offer it. On a cluster, a release is therefore
  * broadcast over the cluster bus to every node.
- *
- * @since 0.1.0
  */
-public final class RedisReleaseNotifications
-		implements ReleaseNotifications, InitializingBean, SmartLifecycle, DisposableBean {
+final class RedisReleaseNotifications implements ReleaseNotifications {
 
 	/** Most hand-overs queued for dispatch; beyond that they are dropped and waiters re-check. */
 	static final int DISPATCH_QUEUE = 10_000;
@@ -83,7 +75,7 @@ public final class RedisReleaseNotifications
 
 	private volatile @Nullable ScheduledFuture<?> idleKeys;
 
-	public RedisReleaseNotifications(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
+	RedisReleaseNotifications(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this.keys = keys;
 		this.dispatcher = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
 				new ArrayBlockingQueue<>(DISPATCH_QUEUE), DaemonThreads.named("locksmith-notify"),
@@ -94,7 +86,7 @@ public final class RedisReleaseNotifications
 	}
 
 	/** Notifications initialized and started at once, for use without an application context. */
-	public static RedisReleaseNotifications started(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
+	static RedisReleaseNotifications started(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connectionFactory, keys);
 		notifications.afterPropertiesSet();
 		notifications.start();
@@ -102,7 +94,6 @@ public final class RedisReleaseNotifications
 	}
 
 	/** Initializes the listener container. */
-	@Override
 	public void afterPropertiesSet() {
 		this.container.afterPropertiesSet();
 	}
@@ -112,7 +103,6 @@ public final class RedisReleaseNotifications
 	 * The subscriber connection is opened at once, on the channel of the blank key that no lock has, so
 	 * that the first waiter does not wait for it to connect.
 	 */
-	@Override
 	public void start() {
 		if (this.idleKeys == null) {
 			this.idleKeys = this.housekeeping.scheduleWithFixedDelay(this::unsubscribeIdleKeys, LINGER.toMillis(),
@@ -122,7 +112,6 @@ public final class RedisReleaseNotifications
 		}
 	}
 
-	@Override
 	public void stop() {
 		ScheduledFuture<?> started = this.idleKeys;
 		if (started != null) {
@@ -132,15 +121,8 @@ public final class RedisReleaseNotifications
 		}
 	}
 
-	@Override
 	public boolean isRunning() {
 		return this.idleKeys != null;
-	}
-
-	/** Started before, and stopped after, the web server (whose phases are {@code DEFAULT_PHASE - 2048} and up). */
-	@Override
-	public int getPhase() {
-		return SmartLifecycle.DEFAULT_PHASE - 4096;
 	}
 
 	@Override
@@ -195,11 +177,18 @@ public final class RedisReleaseNotifications
 		}
 	}
 
-	@Override
-	public void destroy() throws Exception {
+	/** Stops listening for good, and frees the subscriber connection and threads. */
+	void destroy() {
 		this.housekeeping.shutdownNow();
-		this.container.destroy();
-		this.dispatcher.shutdownNow();
+		try {
+			this.container.destroy();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("Could not close the release notifications' subscriber", ex);
+		}
+		finally {
+			this.dispatcher.shutdownNow();
+		}
 	}
 
 	private void connectSubscriber() {

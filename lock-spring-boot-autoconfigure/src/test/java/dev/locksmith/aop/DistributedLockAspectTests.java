@@ -42,6 +42,7 @@ import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
+import dev.locksmith.redis.TestLockKeys;
 import dev.locksmith.testing.CommandMonitor;
 import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
@@ -118,6 +119,7 @@ class DistributedLockAspectTests {
 		this.runner.run((context) -> {
 			Shop shop = context.getBean(Shop.class);
 			shop.lockAll(new String[] { "warm-up" });
+			await().until(() -> this.redis.subscribers(TestLockKeys.releaseChannel("")) > 0);
 			try (CommandMonitor monitor = this.redis.monitor()) {
 				assertThat(shop.lockAll(new String[] { "x", "y", "z" })).isEqualTo(3);
 				assertThat(monitor.clientCommands()).containsExactly("EVALSHA", "EVALSHA");
@@ -276,6 +278,7 @@ class DistributedLockAspectTests {
 		this.runner.run((context) -> {
 			Shop shop = context.getBean(Shop.class);
 			shop.outer("warm-up");
+			await().until(() -> this.redis.subscribers(TestLockKeys.releaseChannel("")) > 0);
 			try (CommandMonitor monitor = this.redis.monitor()) {
 				assertThat(shop.outer("acct-1")).isPositive();
 				assertThat(shop.writeThenRead("acct-2")).isPositive();

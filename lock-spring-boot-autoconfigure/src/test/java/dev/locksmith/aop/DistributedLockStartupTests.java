@@ -27,6 +27,7 @@ import reactor.core.publisher.Mono;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.annotation.LockMode;
+import dev.locksmith.autoconfigure.LocksmithProperties;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -177,6 +178,12 @@ class DistributedLockStartupTests {
 		runner().withPropertyValues("locksmith.aspect.strict=true")
 			.withBean(Interceptable.class)
 			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void theAdvisorOrderDefaultsToThePropertiesDefault() {
+		runner().run((context) -> assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
+			.isEqualTo(new LocksmithProperties().getAspect().getOrder()));
 	}
 
 	@Test

@@ -19,7 +19,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.locksmith.annotation.DistributedLock;
-import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.redis.TestLockKeys;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,8 +32,6 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * run. Never a wrong lock, never a Redis error.
  */
 class KeyExpressionFuzzTests {
-
-	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
 
 	@RegisterExtension
 	static final RedisServerExtension redisServer = new RedisServerExtension();
@@ -81,7 +79,7 @@ class KeyExpressionFuzzTests {
 			oddKeys.lock(value);
 			assertThat(oddKeys.lockKeysDuringTheCall()).as("the lock keys in Redis while the method ran")
 				.containsExactlyInAnyOrderElementsOf(
-						expectedKeys.stream().map((key) -> KEYS.lockKey("odd:" + key)).toList());
+						expectedKeys.stream().map((key) -> TestLockKeys.lockKey("odd:" + key)).toList());
 		});
 	}
 
@@ -113,7 +111,7 @@ class KeyExpressionFuzzTests {
 
 		@DistributedLock(name = "odd", key = "#value", ttl = "30s")
 		public void lock(Object value) {
-			String found = redisServer.server().command("KEYS", KEYS.lockKeyPattern());
+			String found = redisServer.server().command("KEYS", TestLockKeys.lockKeyPattern());
 			this.lockKeysDuringTheCall.set(found.isEmpty() ? List.of() : List.of(found.split("\n")));
 		}
 

@@ -25,6 +25,7 @@ import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockInfo;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
+import dev.locksmith.redis.TestLockKeys;
 import dev.locksmith.testing.CommandMonitor;
 import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
@@ -130,6 +131,7 @@ class LockLifetimeTests {
 		this.runner.run((context) -> {
 			Jobs jobs = context.getBean(Jobs.class);
 			jobs.outerReactive("warm-up").block(PATIENCE);
+			await().until(() -> this.redis.subscribers(TestLockKeys.releaseChannel("")) > 0);
 			try (CommandMonitor monitor = this.redis.monitor()) {
 				List<Long> tokens = jobs.outerReactive("4").block(PATIENCE);
 

@@ -47,11 +47,8 @@ class PublicApiTests {
 			"dev.locksmith.core.ReleaseNotifications", "dev.locksmith.core.DefaultLockService");
 
 	private static final List<String> STORES = List.of(
-			// for applications that wire Locksmith without auto-configuration
-			"dev.locksmith.redis.RedisLockBackend", "dev.locksmith.redis.RedisLockAdministration",
-			"dev.locksmith.redis.RedisReleaseNotifications", "dev.locksmith.redis.RedisLockKeys",
-			"dev.locksmith.redlock.RedlockLockBackend", "dev.locksmith.redlock.RedlockLockAdministration",
-			"dev.locksmith.redlock.RedlockReleaseNotifications", "dev.locksmith.redlock.RedlockServers");
+			// for applications that wire Locksmith without auto-configuration: one entry type per store
+			"dev.locksmith.redis.RedisLockStore", "dev.locksmith.redis.RedlockLockStore");
 
 	private static final List<String> BEANS = List.of(
 			// beans an application may replace (@ConditionalOnMissingBean) or order

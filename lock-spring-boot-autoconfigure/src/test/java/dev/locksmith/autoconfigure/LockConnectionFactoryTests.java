@@ -20,8 +20,7 @@ import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
-import dev.locksmith.redis.RedisLockBackend;
-import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
 
@@ -85,7 +84,7 @@ class LockConnectionFactoryTests {
 				Reports reports = context.getBean(Reports.class);
 				LettuceConnectionFactory connection = sessionRedis.server().connectionFactory();
 				try (DefaultLockService otherOwner = DefaultLockService
-					.builder(new RedisLockBackend(connection, new RedisLockKeys("lock:")))
+					.builder(RedisLockStore.builder(connection).build().lockBackend())
 					.build()) {
 					boolean refusedInside = reports.build(() -> otherOwner.isLocked("daily")
 							&& otherOwner.tryAcquire("daily", OTHER_OWNER).isEmpty()

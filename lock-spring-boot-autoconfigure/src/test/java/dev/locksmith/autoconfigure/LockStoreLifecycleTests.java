@@ -14,10 +14,8 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-import dev.locksmith.redis.RedisLockKeys;
-import dev.locksmith.redis.RedisReleaseNotifications;
-import dev.locksmith.redlock.RedlockReleaseNotifications;
-import dev.locksmith.redlock.RedlockServers;
+import dev.locksmith.redis.RedisLockStore;
+import dev.locksmith.redis.RedlockLockStore;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,7 +41,7 @@ class LockStoreLifecycleTests {
 	void notificationsAndWarmUpStartBeforeTheWebServer() {
 		this.runner.run((context) -> {
 			assertThat(context.getBean(WebServer.class).locksmithRunning).containsEntry("at start", true);
-			assertThat(context.getBean(LockStoreWarmUp.class).isRunning()).isTrue();
+			assertThat(context.getBean(RedisLockStore.class).isRunning()).isTrue();
 		});
 	}
 
@@ -52,28 +50,26 @@ class LockStoreLifecycleTests {
 		this.runner.run((context) -> {
 			context.stop();
 			assertThat(context.getBean(WebServer.class).locksmithRunning).containsEntry("at stop", true);
-			assertThat(context.getBean(RedisReleaseNotifications.class).isRunning()).isFalse();
+			assertThat(context.getBean(RedisLockStore.class).isRunning()).isFalse();
 		});
 	}
 
 	@Test
 	void nothingRunsBeforeTheContextStarts() {
-		RedisReleaseNotifications notifications = new RedisReleaseNotifications(new LettuceConnectionFactory(),
-				new RedisLockKeys("lock:"));
-		assertThat(notifications.isRunning()).isFalse();
-		assertThat(notifications.getPhase()).isLessThan(WEB_SERVER_PHASE);
-		assertThat(new LockStoreWarmUp(() -> { }).getPhase()).isLessThan(WEB_SERVER_PHASE);
+		RedisLockStore store = RedisLockStore.builder(new LettuceConnectionFactory()).build();
+		store.releaseNotifications();
+		assertThat(store.isRunning()).isFalse();
+		assertThat(store.getPhase()).isLessThan(WEB_SERVER_PHASE);
 	}
 
 	@Test
-	void redlockServersStartBeforeAndStopAfterTheirNotifications() {
+	void theRedlockStoreConnectsOnlyWhenStartedBeforeTheWebServer() {
 		List<String> urls = List.of("redis://localhost:1", "redis://localhost:2", "redis://localhost:3");
-		RedlockServers servers = RedlockServers.of(urls, "nodes", Duration.ofSeconds(1));
-		RedlockReleaseNotifications notifications = new RedlockReleaseNotifications(servers.connectionFactories(),
-				new RedisLockKeys("lock:"));
-		assertThat(servers.isRunning()).as("not connected by the factory method").isFalse();
-		assertThat(servers.getPhase()).isLessThan(notifications.getPhase());
-		servers.close();
+		try (RedlockLockStore store = RedlockLockStore.builder(urls).timeout(Duration.ofSeconds(1)).build()) {
+			store.releaseNotifications();
+			assertThat(store.isRunning()).as("not connected by the builder").isFalse();
+			assertThat(store.getPhase()).isLessThan(WEB_SERVER_PHASE);
+		}
 	}
 
 	/** Stands for the web server: records whether Locksmith's notifications run when it starts and stops. */
@@ -92,12 +88,12 @@ class LockStoreLifecycleTests {
 		@Override
 		public void start() {
 			this.running = true;
-			this.locksmithRunning.put("at start", this.context.getBean(RedisReleaseNotifications.class).isRunning());
+			this.locksmithRunning.put("at start", this.context.getBean(RedisLockStore.class).isRunning());
 		}
 
 		@Override
 		public void stop() {
-			this.locksmithRunning.put("at stop", this.context.getBean(RedisReleaseNotifications.class).isRunning());
+			this.locksmithRunning.put("at stop", this.context.getBean(RedisLockStore.class).isRunning());
 			this.running = false;
 		}
 

@@ -15,7 +15,7 @@ import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
-import dev.locksmith.redis.RedisLockBackend;
+import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,7 +36,7 @@ class LockStoreSelectionTests {
 	@Test
 	void redisIsTheStoreWhenNoneIsSelected() {
 		onRedis().run((context) -> {
-			assertThat(context).getBean(LockBackend.class).isInstanceOf(RedisLockBackend.class);
+			assertThat(context).getBean(LockBackend.class).isSameAs(context.getBean(RedisLockStore.class).lockBackend());
 			try (LockHandle handle = context.getBean(LockService.class)
 				.acquire("orders:1", LockOptions.ofTtl(Duration.ofSeconds(30)))) {
 				assertThat(redisServer.server().command("EXISTS", "lock:{orders:1}")).isEqualTo("1");
@@ -47,7 +47,7 @@ class LockStoreSelectionTests {
 	@Test
 	void redisIsSelectedByAnySpellingTheBinderAccepts() {
 		onRedis().withPropertyValues("locksmith.store=REDIS")
-			.run((context) -> assertThat(context).getBean(LockBackend.class).isInstanceOf(RedisLockBackend.class));
+			.run((context) -> assertThat(context).getBean(LockBackend.class).isSameAs(context.getBean(RedisLockStore.class).lockBackend()));
 	}
 
 	@Test

@@ -40,9 +40,7 @@ import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.redis.RedisFencedValues;
-import dev.locksmith.redis.RedisLockBackend;
-import dev.locksmith.redis.RedisLockKeys;
-import dev.locksmith.redis.RedisReleaseNotifications;
+import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
 
@@ -80,7 +78,8 @@ class LocksmithAutoConfigurationTests {
 		onRedis().withPropertyValues("locksmith.key-prefix=app:").run((context) -> {
 			assertThat(context).hasSingleBean(LockService.class)
 				.hasSingleBean(LockBackend.class)
-				.hasSingleBean(RedisReleaseNotifications.class);
+				.hasSingleBean(RedisLockStore.class)
+				.hasSingleBean(ReleaseNotifications.class);
 			try (LockHandle handle = context.getBean(LockService.class)
 				.acquire("orders:1", LockOptions.ofTtl(Duration.ofSeconds(30)))) {
 				assertThat(redis.command("EXISTS", "app:{orders:1}")).isEqualTo("1");
@@ -197,7 +196,7 @@ class LocksmithAutoConfigurationTests {
 	void theApplicationsOwnReleaseNotificationsReplaceRedisPubSub() {
 		onRedis().withBean("ownNotifications", ReleaseNotifications.class, OwnReleaseNotifications::new)
 			.run((context) -> {
-				assertThat(context).hasNotFailed().doesNotHaveBean(RedisReleaseNotifications.class);
+				assertThat(context).hasNotFailed().hasSingleBean(ReleaseNotifications.class);
 				assertThat(context).getBean(ReleaseNotifications.class).isInstanceOf(OwnReleaseNotifications.class);
 			});
 	}
@@ -221,7 +220,7 @@ class LocksmithAutoConfigurationTests {
 	@Test
 	void thePollStrategySubscribesToNothing() {
 		onRedis().withPropertyValues("locksmith.wait.strategy=poll").run((context) -> {
-			assertThat(context).hasSingleBean(LockService.class).doesNotHaveBean(RedisReleaseNotifications.class);
+			assertThat(context).hasSingleBean(LockService.class).doesNotHaveBean(ReleaseNotifications.class);
 			LockService locks = context.getBean(LockService.class);
 			try (LockHandle held = locks.acquire("polled", LockOptions.ofTtl(Duration.ofSeconds(30)))) {
 				assertThat(locks.tryAcquire("polled", LockOptions.ofTtl(Duration.ofSeconds(30))
@@ -323,7 +322,7 @@ class LocksmithAutoConfigurationTests {
 	static class CustomLockService {
 
 		final LockService lockService = DefaultLockService
-			.builder(new RedisLockBackend(new LettuceConnectionFactory(), new RedisLockKeys("custom:")))
+			.builder(RedisLockStore.builder(new LettuceConnectionFactory()).keyPrefix("custom:").build().lockBackend())
 			.build();
 
 		@Bean

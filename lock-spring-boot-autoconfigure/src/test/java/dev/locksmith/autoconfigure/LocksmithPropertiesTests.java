@@ -1,8 +1,7 @@
 package dev.locksmith.autoconfigure;
 
 import org.junit.jupiter.api.Test;
-
-import dev.locksmith.aop.DistributedLockAdvisor;
+import org.springframework.core.Ordered;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,8 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LocksmithPropertiesTests {
 
 	@Test
-	void theAspectOrderDefaultsToTheAdvisorsOwn() {
-		assertThat(new LocksmithProperties().getAspect().getOrder()).isEqualTo(DistributedLockAdvisor.DEFAULT_ORDER);
+	void theAspectOrderDefaultsToJustOutsideTheTransactionAdvisor() {
+		assertThat(new LocksmithProperties().getAspect().getOrder()).isEqualTo(Ordered.LOWEST_PRECEDENCE - 100);
 	}
 
 }

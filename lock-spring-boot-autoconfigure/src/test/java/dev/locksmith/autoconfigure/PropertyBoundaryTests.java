@@ -26,8 +26,7 @@ import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
-import dev.locksmith.redis.RedisLockBackend;
-import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
 
@@ -181,7 +180,7 @@ class PropertyBoundaryTests {
 		private final DefaultLockService locks;
 
 		SecondOwner(String prefix) {
-			this.locks = DefaultLockService.builder(new RedisLockBackend(this.connections, new RedisLockKeys(prefix)))
+			this.locks = DefaultLockService.builder(RedisLockStore.builder(this.connections).keyPrefix(prefix).build().lockBackend())
 				.build();
 		}
 

@@ -25,10 +25,9 @@ import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.ReleaseNotifications;
-import dev.locksmith.redis.RedisLockBackend;
-import dev.locksmith.redis.RedisLockKeys;
-import dev.locksmith.redlock.RedlockLockBackend;
-import dev.locksmith.redlock.RedlockReleaseNotifications;
+import dev.locksmith.redis.RedisLockStore;
+import dev.locksmith.redis.RedlockLockStore;
+import dev.locksmith.redis.TestLockKeys;
 import dev.locksmith.testing.FakeClock;
 import dev.locksmith.testing.RedisServer;
 
@@ -38,8 +37,6 @@ import static org.awaitility.Awaitility.await;
 
 /** The Redlock store (locksmith.store=redlock): when it applies, what it builds, and how bad settings stop the startup. */
 class RedlockStoreConfigurationTests {
-
-	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
 
 	private static List<RedisServer> servers;
 
@@ -67,11 +64,12 @@ class RedlockStoreConfigurationTests {
 	void locksOnEveryConfiguredServerWithLocksmithStoreRedlock() {
 		this.runner.withPropertyValues("locksmith.store=redlock", nodes(servers)).run((context) -> {
 			assertThat(context).hasSingleBean(LockService.class);
-			assertThat(context.getBean(LockBackend.class)).isInstanceOf(RedlockLockBackend.class);
-			assertThat(context.getBean(ReleaseNotifications.class)).isInstanceOf(RedlockReleaseNotifications.class);
+			assertThat(context.getBean(LockBackend.class)).isSameAs(context.getBean(RedlockLockStore.class).lockBackend());
+			assertThat(context.getBean(ReleaseNotifications.class))
+				.isSameAs(context.getBean(RedlockLockStore.class).releaseNotifications());
 			context.getBean(LockService.class).runLocked("orders:1", LockOptions.ofTtl(Duration.ofSeconds(30)),
 					() -> assertThat(servers).allSatisfy(
-							(server) -> assertThat(server.command("EXISTS", KEYS.lockKey("orders:1"))).isEqualTo("1")));
+							(server) -> assertThat(server.command("EXISTS", TestLockKeys.lockKey("orders:1"))).isEqualTo("1")));
 		});
 	}
 
@@ -81,10 +79,9 @@ class RedlockStoreConfigurationTests {
 			.withBean("ownNotifications", ReleaseNotifications.class,
 					LocksmithAutoConfigurationTests.OwnReleaseNotifications::new)
 			.run((context) -> {
-				assertThat(context).hasNotFailed().doesNotHaveBean(RedlockReleaseNotifications.class);
+				assertThat(context).hasNotFailed().hasSingleBean(ReleaseNotifications.class);
 				assertThat(context).getBean(ReleaseNotifications.class)
 					.isInstanceOf(LocksmithAutoConfigurationTests.OwnReleaseNotifications.class);
-				assertThat(context).hasSingleBean(RedisLockKeys.class);
 			});
 	}
 
@@ -92,10 +89,10 @@ class RedlockStoreConfigurationTests {
 	void startsWithoutTheApplicationsRedis() {
 		this.withoutDataRedis.withPropertyValues("locksmith.store=redlock", nodes(servers)).run((context) -> {
 				assertThat(context).hasNotFailed().doesNotHaveBean(RedisConnectionFactory.class);
-				assertThat(context.getBean(LockBackend.class)).isInstanceOf(RedlockLockBackend.class);
+				assertThat(context.getBean(LockBackend.class)).isSameAs(context.getBean(RedlockLockStore.class).lockBackend());
 				LockService locks = context.getBean(LockService.class);
 				locks.runLocked("orders:2", locks.options(), () -> assertThat(servers).allSatisfy(
-						(server) -> assertThat(server.command("EXISTS", KEYS.lockKey("orders:2"))).isEqualTo("1")));
+						(server) -> assertThat(server.command("EXISTS", TestLockKeys.lockKey("orders:2"))).isEqualTo("1")));
 			});
 	}
 
@@ -115,7 +112,8 @@ class RedlockStoreConfigurationTests {
 	@Test
 	void keepsTheApplicationsRedisUnlessLocksmithStoreIsRedlock() {
 		this.runner.withPropertyValues(nodes(servers))
-			.run((context) -> assertThat(context.getBean(LockBackend.class)).isInstanceOf(RedisLockBackend.class));
+			.run((context) -> assertThat(context.getBean(LockBackend.class))
+				.isSameAs(context.getBean(RedisLockStore.class).lockBackend()));
 	}
 
 	@Test

@@ -21,7 +21,7 @@ import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.redis.RedisFencedValues;
-import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.redis.TestLockKeys;
 import dev.locksmith.testing.RedisSentinelGroup;
 import dev.locksmith.testing.RedisServer;
 
@@ -38,8 +38,6 @@ class SentinelFailoverTests {
 
 	private static final LockOptions OPTIONS = LockOptions.ofTtl(Duration.ofSeconds(5))
 		.withWaitTime(Duration.ofMillis(500));
-
-	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
 
 	private static final List<String> ACCOUNTS = List.of("account:1", "account:2", "account:3");
 
@@ -100,7 +98,7 @@ class SentinelFailoverTests {
 					.allSatisfy((error) -> assertThat(error).isInstanceOfAny(LockUnavailableException.class,
 							LockBusyException.class));
 				// What asynchronous replication may lose: the grant and its fencing counter never reached the replica.
-				this.sentinels.master().command("DEL", KEYS.lockKey("account:stale"), KEYS.fenceKey("account:stale"));
+				this.sentinels.master().command("DEL", TestLockKeys.lockKey("account:stale"), TestLockKeys.fenceKey("account:stale"));
 				try (LockHandle successor = locks.acquire("account:stale", OPTIONS)) {
 					assertThat(successor.fencingToken()).isGreaterThan(staleHolder.fencingToken());
 					assertThat(this.resource.write("account:stale", "successor", successor.fencingToken())).isTrue();

@@ -22,8 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.locksmith.core.LockBackend.LeaseExtension;
-import dev.locksmith.redis.RedisLockBackend;
-import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
 
@@ -41,7 +40,9 @@ class LeaseRenewalTests {
 
 	private LettuceConnectionFactory connections;
 
-	private RedisLockBackend backend;
+	private RedisLockStore store;
+
+	private LockBackend backend;
 
 	private DefaultLockService locks;
 
@@ -49,7 +50,8 @@ class LeaseRenewalTests {
 	void createService() {
 		this.redis = redisServer.server();
 		this.connections = this.redis.connectionFactory();
-		this.backend = new RedisLockBackend(this.connections, new RedisLockKeys("lock:"));
+		this.store = RedisLockStore.builder(this.connections).build();
+		this.backend = this.store.lockBackend();
 		this.locks = DefaultLockService.builder(this.backend).storeTimeout(Duration.ofSeconds(5)).build();
 		// The first store call of a cold JVM (connecting, loading classes and scripts) can outlast the store
 		// timeout on a loaded machine; pay for it here, not inside the behaviour under test. Extending a lease
@@ -64,7 +66,7 @@ class LeaseRenewalTests {
 	@AfterEach
 	void closeService() {
 		this.locks.close();
-		this.backend.close();
+		this.store.close();
 		this.connections.destroy();
 	}
 

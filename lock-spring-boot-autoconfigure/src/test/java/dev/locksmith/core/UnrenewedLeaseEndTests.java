@@ -10,8 +10,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.locksmith.core.Waiters.HandedLock;
-import dev.locksmith.redis.RedisLockBackend;
-import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.redis.RedisLockStore;
+import dev.locksmith.redis.TestLockKeys;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,7 +29,9 @@ class UnrenewedLeaseEndTests {
 
 	private LettuceConnectionFactory connections;
 
-	private RedisLockBackend backend;
+	private RedisLockStore store;
+
+	private LockBackend backend;
 
 	private DefaultLockService locks;
 
@@ -38,7 +40,8 @@ class UnrenewedLeaseEndTests {
 	@BeforeEach
 	void createServices() {
 		this.connections = redisServer.server().connectionFactory();
-		this.backend = new RedisLockBackend(this.connections, new RedisLockKeys("lock:"));
+		this.store = RedisLockStore.builder(this.connections).build();
+		this.backend = this.store.lockBackend();
 		this.locks = DefaultLockService.builder(this.backend).storeTimeout(Duration.ofSeconds(5)).build();
 		this.otherOwner = DefaultLockService.builder(this.backend).storeTimeout(Duration.ofSeconds(5)).build();
 	}
@@ -47,7 +50,7 @@ class UnrenewedLeaseEndTests {
 	void closeServices() {
 		this.locks.close();
 		this.otherOwner.close();
-		this.backend.close();
+		this.store.close();
 		this.connections.destroy();
 	}
 
@@ -99,7 +102,7 @@ class UnrenewedLeaseEndTests {
 
 	@Test
 	void aHandedLockNobodyRenewsKeepsWhatIsLeftOfItsLeaseSinceTheHandOverWasToldHowEverLateItsWaiterWakes() {
-		String lockKey = new RedisLockKeys("lock:").lockKey("job");
+		String lockKey = TestLockKeys.lockKey("job");
 		String owner = "waiter:0123456789abcdef0123456789abcdef";
 		// the release's hand-over, under a claim longer than any lease below
 		redisServer.server().command("SET", lockKey, owner, "PX", "10000");

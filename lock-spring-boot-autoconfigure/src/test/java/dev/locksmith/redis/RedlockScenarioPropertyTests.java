@@ -8,9 +8,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import dev.locksmith.redlock.RedlockLockBackend;
-import dev.locksmith.redlock.RedlockReleaseNotifications;
-import dev.locksmith.redlock.RedlockServers;
 import dev.locksmith.testing.RedisServer;
 
 /**

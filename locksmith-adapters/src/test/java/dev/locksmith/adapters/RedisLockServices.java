@@ -7,9 +7,7 @@ import java.util.List;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.locksmith.core.DefaultLockService;
-import dev.locksmith.redis.RedisLockBackend;
-import dev.locksmith.redis.RedisLockKeys;
-import dev.locksmith.redis.RedisReleaseNotifications;
+import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.testing.RedisServer;
 
 /**
@@ -17,8 +15,6 @@ import dev.locksmith.testing.RedisServer;
  * its own would have; closing this closes them all.
  */
 public final class RedisLockServices implements AutoCloseable {
-
-	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
 
 	private final RedisServer redis;
 
@@ -36,22 +32,20 @@ public final class RedisLockServices implements AutoCloseable {
 	/** A new service that reaches the Redis through {@code port}, such as a proxy's. */
 	public DefaultLockService newService(int port) {
 		LettuceConnectionFactory connections = RedisServer.connectionFactory(port);
-		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
-		RedisLockBackend backend = new RedisLockBackend(connections, KEYS);
-		DefaultLockService service = DefaultLockService.builder(backend)
+		RedisLockStore store = RedisLockStore.builder(connections).build();
+		DefaultLockService service = DefaultLockService.builder(store.lockBackend())
 			.storeTimeout(Duration.ofSeconds(2))
-			.releaseNotifications(notifications)
+			.releaseNotifications(store.releaseNotifications())
 			.build();
 		this.resources.add(0, connections::destroy);
-		this.resources.add(0, backend);
-		this.resources.add(0, notifications::destroy);
+		this.resources.add(0, store);
 		this.resources.add(0, service);
 		return service;
 	}
 
 	/** The remaining lease of the lock of {@code key} in Redis, in milliseconds; negative when it is free. */
 	public long leaseMillis(String key) {
-		return Long.parseLong(this.redis.command("PTTL", KEYS.lockKey(key)));
+		return Long.parseLong(this.redis.command("PTTL", "lock:{" + key + "}"));
 	}
 
 	@Override

@@ -190,6 +190,11 @@ public final class RedisServer implements AutoCloseable {
 		return total;
 	}
 
+	/** How many clients are subscribed to {@code channel}. */
+	public int subscribers(String channel) {
+		return Integer.parseInt(command("PUBSUB", "NUMSUB", channel).split("\n")[1]);
+	}
+
 	/** Starts recording the commands that clients send; close it when done. */
 	public CommandMonitor monitor() {
 		return new CommandMonitor(this);

@@ -1,6 +1,5 @@
 package dev.locksmith.autoconfigure.health;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -20,7 +19,7 @@ import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
 import dev.locksmith.autoconfigure.LocksmithProperties;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockService;
-import dev.locksmith.redlock.RedlockServers;
+import dev.locksmith.redis.RedlockLockStore;
 
 /**
  * Auto-configures the {@code locks} health contributor; on Redlock it also shows the servers' clock
@@ -44,11 +43,10 @@ public final class LocksHealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = { "locksHealthIndicator", "locksHealthContributor" })
 	LocksHealthIndicator locksHealthIndicator(LockService locks, LockAdministration administration,
-			LostLeaseTracker lostLeases, LocksmithProperties properties, ObjectProvider<RedlockServers> redlock) {
-		RedlockServers servers = redlock.getIfUnique();
-		Duration timeout = properties.getRedisTimeout().dividedBy(2);
-		Supplier<Map<String, Object>> storeDetails = (servers != null)
-				? () -> servers.clockDetails(properties.getDefaultTtl(), timeout) : Map::of;
+			LostLeaseTracker lostLeases, LocksmithProperties properties, ObjectProvider<RedlockLockStore> redlock) {
+		RedlockLockStore store = redlock.getIfUnique();
+		Supplier<Map<String, Object>> storeDetails = (store != null)
+				? () -> store.clockDetails(properties.getDefaultTtl()) : Map::of;
 		return new LocksHealthIndicator(locks, administration, lostLeases, properties.getHealth().isDownOnLostLease(),
 				storeDetails);
 	}

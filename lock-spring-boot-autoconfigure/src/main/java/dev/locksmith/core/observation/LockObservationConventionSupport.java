@@ -4,7 +4,6 @@ import io.micrometer.common.KeyValues;
 import io.micrometer.observation.ObservationConvention;
 
 import dev.locksmith.annotation.LockMode;
-import dev.locksmith.core.internal.LockNameTags;
 import dev.locksmith.core.observation.LockObservationDocumentation.LowCardinalityKeys;
 
 /** What the default conventions share: a fixed name, and the lock's name, its mode and the outcome as tags. */

@@ -25,8 +25,7 @@ import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
-import dev.locksmith.redis.RedisLockBackend;
-import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.testing.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -53,7 +52,7 @@ class LocksEndpointHttpTests {
 	static void startRedisAndAnotherInstance() {
 		redis = RedisServer.start();
 		otherConnections = redis.connectionFactory();
-		otherInstance = DefaultLockService.builder(new RedisLockBackend(otherConnections, new RedisLockKeys("lock:")))
+		otherInstance = DefaultLockService.builder(RedisLockStore.builder(otherConnections).build().lockBackend())
 			.instanceId("other")
 			.build();
 	}

@@ -13,8 +13,7 @@ import dev.locksmith.adapters.RedisLockServices;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockService;
 import dev.locksmith.leader.actuate.LeadershipEndpoint;
-import dev.locksmith.redis.RedisLockAdministration;
-import dev.locksmith.redis.RedisLockKeys;
+import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,7 +59,7 @@ class LeadershipEndpointAutoConfigurationTests {
 	}
 
 	private LockAdministration administration() {
-		return new RedisLockAdministration(this.connections, new RedisLockKeys("lock:"));
+		return RedisLockStore.builder(this.connections).build().lockAdministration();
 	}
 
 }

@@ -22,7 +22,7 @@ import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.ReleaseNotifications;
-import dev.locksmith.redis.RedisLockBackend;
+import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.test.LockAssertions;
 import dev.locksmith.test.inmemory.InMemoryLockBackend;
 
@@ -72,7 +72,7 @@ class InMemoryLockStoreConfigurationTests {
 		this.runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
 			.withPropertyValues("locksmith.store=IN_MEMORY")
 			.run((context) -> {
-				assertThat(context).hasSingleBean(RedisConnectionFactory.class).doesNotHaveBean(RedisLockBackend.class);
+				assertThat(context).hasSingleBean(RedisConnectionFactory.class).doesNotHaveBean(RedisLockStore.class);
 				assertThat(context).getBean(LockBackend.class).isInstanceOf(InMemoryLockBackend.class);
 			});
 	}
@@ -81,7 +81,7 @@ class InMemoryLockStoreConfigurationTests {
 	void redisStaysTheDefaultStoreWhenThisModuleIsOnTheClasspath() {
 		this.runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class)).run((context) -> {
 			assertThat(context).doesNotHaveBean(InMemoryLockBackend.class);
-			assertThat(context).getBean(LockBackend.class).isInstanceOf(RedisLockBackend.class);
+			assertThat(context).getBean(LockBackend.class).isSameAs(context.getBean(RedisLockStore.class).lockBackend());
 		});
 	}
 

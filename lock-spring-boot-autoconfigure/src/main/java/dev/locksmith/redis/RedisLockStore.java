@@ -1,0 +1,158 @@
+package dev.locksmith.redis;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.redis.StoreParts.Part;
+
+/**
+ * The lock store on one Redis deployment (standalone, Sentinel or cluster), through a Spring Data Redis
+ * connection factory: the {@link LockBackend}, {@link LockAdministration} and {@link ReleaseNotifications}
+ * that a {@link dev.locksmith.core.DefaultLockService} runs on. Each part is made on first use, and the
+ * store starts, stops and closes the parts it made. As a bean, the application context starts it before
+ * the web server (whose phases are {@code DEFAULT_PHASE - 2048} and up) and stops it after the server
+ * has drained; without a context, call {@link #start()} and {@link #close()}.
+ *
+ * @since 0.3.0
+ */
+public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
+
+	private final RedisConnectionFactory connectionFactory;
+
+	private final RedisLockKeys keys;
+
+	private final Duration claimLease;
+
+	private @Nullable RedisLockBackend backend;
+
+	private @Nullable RedisLockAdministration administration;
+
+	private @Nullable RedisReleaseNotifications notifications;
+
+	private final StoreParts parts = new StoreParts();
+
+	private RedisLockStore(Builder builder) {
+		this.connectionFactory = builder.connectionFactory;
+		this.keys = builder.keys;
+		this.claimLease = builder.claimLease;
+	}
+
+	/** Starts a builder for a store on {@code connectionFactory}, which the application starts and stops. */
+	public static Builder builder(RedisConnectionFactory connectionFactory) {
+		return new Builder(connectionFactory);
+	}
+
+	/** The backend that takes, renews and releases locks with one script call a round trip. */
+	public synchronized LockBackend lockBackend() {
+		if (this.backend == null) {
+			RedisLockBackend made = new RedisLockBackend(this.connectionFactory, this.keys, this.claimLease);
+			this.backend = this.parts.add(made, new Part(made::warmUp, Part.NOTHING, made::close));
+		}
+		return this.backend;
+	}
+
+	/** What operators see and do: the locks held, forced release, a liveness check, the cluster topology. */
+	public synchronized LockAdministration lockAdministration() {
+		if (this.administration == null) {
+			this.administration = new RedisLockAdministration(this.connectionFactory, this.keys, this.claimLease);
+		}
+		return this.administration;
+	}
+
+	/**
+	 * The hand-overs announced over pub/sub, on one subscriber connection; started at once when the
+	 * store is running, else when it starts.
+	 */
+	public synchronized ReleaseNotifications releaseNotifications() {
+		if (this.notifications == null) {
+			RedisReleaseNotifications made = new RedisReleaseNotifications(this.connectionFactory, this.keys);
+			this.notifications = this.parts.add(made, new Part(() -> {
+				made.afterPropertiesSet();
+				made.start();
+			}, made::stop, made::destroy));
+		}
+		return this.notifications;
+	}
+
+	/**
+	 * Starts the release notifications, and warms up the backend on a short-lived background thread:
+	 * connects and loads the scripts, so that the first lock call pays for neither, and checks that
+	 * Redis does not evict lock keys.
+	 */
+	@Override
+	public void start() {
+		this.parts.start();
+	}
+
+	@Override
+	public void stop() {
+		this.parts.stop();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.parts.isRunning();
+	}
+
+	/** Started before, and stopped after, the web server. */
+	@Override
+	public int getPhase() {
+		return SmartLifecycle.DEFAULT_PHASE - 4096;
+	}
+
+	/** Stops the store, and frees the connections and threads of the parts it made. */
+	@Override
+	public void close() {
+		this.parts.close();
+	}
+
+	/** Configures a {@link RedisLockStore}. */
+	public static final class Builder {
+
+		private final RedisConnectionFactory connectionFactory;
+
+		private RedisLockKeys keys = new RedisLockKeys("lock:");
+
+		private Duration claimLease = RedisLockBackend.DEFAULT_CLAIM_LEASE;
+
+		private Builder(RedisConnectionFactory connectionFactory) {
+			this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		}
+
+		/**
+		 * What every key and channel name of the store starts with; default {@code lock:}.
+		 * @throws IllegalArgumentException when it contains <code>{</code> or <code>}</code>, which would
+		 * break the hash tag that keeps a lock's keys in one cluster slot
+		 */
+		public Builder keyPrefix(String keyPrefix) {
+			this.keys = new RedisLockKeys(keyPrefix);
+			return this;
+		}
+
+		/**
+		 * How long a waiter handed a lock by a release has to take it: a waiter that died meanwhile holds
+		 * up the next one for at most that long; default 2s.
+		 * @throws IllegalArgumentException when shorter than 1ms
+		 */
+		public Builder claimLease(Duration claimLease) {
+			if (claimLease.toMillis() < 1) {
+				throw new IllegalArgumentException("claimLease must be at least 1ms, was " + claimLease);
+			}
+			this.claimLease = claimLease;
+			return this;
+		}
+
+		public RedisLockStore build() {
+			return new RedisLockStore(this);
+		}
+
+	}
+
+}

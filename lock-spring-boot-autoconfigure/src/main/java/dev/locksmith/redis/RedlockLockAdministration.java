@@ -1,0 +1,157 @@
+package dev.locksmith.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.internal.KeyMasking;
+
+/**
+ * {@link LockAdministration} over the Redlock servers: asks each of them at once, on a small pool of
+ * its own (one thread per server at most), each bounded by {@code timeout}. A lock is listed when a
+ * quorum of servers hold it for the same instance; a forced release goes to every server.
+ */
+final class RedlockLockAdministration implements LockAdministration, AutoCloseable {
+
+	private final List<Server> servers;
+
+	private final Quorum quorum;
+
+	private final Duration timeout;
+
+	private final ThreadPoolExecutor executor;
+
+	RedlockLockAdministration(List<? extends RedisConnectionFactory> servers, RedisLockKeys keys,
+			Duration timeout) {
+		this.servers = RedlockServers.requireRedlockCount(servers, "servers")
+			.stream()
+			.map((server) -> new Server(RedlockNode.nameOf(server), new RedisLockAdministration(server, keys)))
+			.toList();
+		this.quorum = new Quorum(servers.size());
+		this.timeout = timeout;
+		this.executor = new ThreadPoolExecutor(servers.size(), servers.size(), 30, TimeUnit.SECONDS,
+				new LinkedBlockingQueue<>(), DaemonThreads.named("locksmith-redlock-admin"));
+		this.executor.allowCoreThreadTimeOut(true);
+	}
+
+	/** {@code redlock}, with how many servers must agree. */
+	@Override
+	public String storeDescription() {
+		return "redlock (quorum " + this.quorum + ")";
+	}
+
+	/** Answers when a quorum of servers answers; throws {@link LockUnavailableException} naming those that do not. */
+	@Override
+	public void ping() {
+		askAll((server) -> {
+			server.administration().ping();
+			return true;
+		}, "ping");
+	}
+
+	/** {@code UP}, or {@code DOWN (timed out)} or {@code DOWN (failed (<error>))}, for each server by {@code host:port}. */
+	@Override
+	public Map<String, String> nodeStates() {
+		Map<String, String> states = new LinkedHashMap<>();
+		for (NodeAnswer<Boolean> answer : ask((server) -> {
+			server.administration().ping();
+			return true;
+		})) {
+			states.put(answer.node(), answer.answered() ? "UP" : "DOWN (" + answer.problem() + ")");
+		}
+		return states;
+	}
+
+	/**
+	 * The locks that a quorum of servers hold for the same instance, with the time until fewer than a
+	 * quorum will: the quorum-th longest remaining lease.
+	 */
+	@Override
+	public List<StoredLock> storedLocks(int limit) {
+		Map<Holding, List<Duration>> leases = new LinkedHashMap<>();
+		for (NodeAnswer<List<StoredLock>> answer : askAll((server) -> server.administration().storedLocks(limit),
+				"listing of the stored locks")) {
+			if (answer.answered()) {
+				for (StoredLock lock : Objects.requireNonNull(answer.value())) {
+					leases.computeIfAbsent(new Holding(lock.name(), lock.key(), lock.holderInstance()),
+							(k) -> new ArrayList<>())
+						.add(lock.remainingTtl());
+				}
+			}
+		}
+		List<StoredLock> held = new ArrayList<>();
+		leases.forEach((lock, remaining) -> {
+			if (this.quorum.reachedBy(remaining.size()) && held.size() < limit) {
+				remaining.sort(Comparator.reverseOrder());
+				held.add(new StoredLock(lock.name(), lock.key(), remaining.get(this.quorum.size() - 1),
+						lock.holderInstance()));
+			}
+		});
+		return held;
+	}
+
+	/** Deletes the lock on every server whatever its owner; the fencing counters stay. */
+	@Override
+	public boolean forceRelease(String key) {
+		return askAll((server) -> server.administration().forceRelease(key), "forced release of '" + KeyMasking.mask(key) + "'")
+			.stream()
+			.anyMatch((answer) -> Boolean.TRUE.equals(answer.value()));
+	}
+
+	@Override
+	public void close() {
+		this.executor.shutdownNow();
+	}
+
+	private <T> List<NodeAnswer<T>> askAll(Function<Server, T> call, String what) {
+		List<NodeAnswer<T>> answers = ask(call);
+		NodeAnswer.requireQuorum(answers, this.quorum, what, this.timeout);
+		return answers;
+	}
+
+	private <T> List<NodeAnswer<T>> ask(Function<Server, T> call) {
+		try {
+			return NodeAnswer
+				.askAll(this.servers, (server) -> CompletableFuture.supplyAsync(() -> call.apply(server), this.executor),
+						this.timeout)
+				.get();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockUnavailableException("Interrupted while asking the Redlock servers", ex);
+		}
+		catch (ExecutionException ex) {
+			throw new LockUnavailableException("Could not ask the Redlock servers", ex.getCause());
+		}
+	}
+
+	/** One lock of one holder, as the servers that hold it agree on it. */
+	private record Holding(@Nullable String name, String key, String holderInstance) {
+	}
+
+	/** One server with its name. */
+	private record Server(String name, RedisLockAdministration administration) {
+
+		@Override
+		public String toString() {
+			return this.name;
+		}
+
+	}
+
+}

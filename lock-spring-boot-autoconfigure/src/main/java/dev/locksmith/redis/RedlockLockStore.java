@@ -1,0 +1,210 @@
+package dev.locksmith.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.SmartLifecycle;
+
+import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.redis.StoreParts.Part;
+
+/**
+ * The Redlock store: a lock is held once a majority of 3 or 5 independent Redis servers granted it,
+ * each running the same scripts as {@link RedisLockStore}, over connections of its own apart from the
+ * application's {@code spring.data.redis} one. Its {@link LockBackend}, {@link LockAdministration} and
+ * {@link ReleaseNotifications} are made on first use, and the store starts, stops and closes its
+ * connections and the parts it made. As a bean, the application context starts it before the web
+ * server (whose phases are {@code DEFAULT_PHASE - 2048} and up) and stops it after the server has
+ * drained; without a context, call {@link #start()} and {@link #close()}.
+ *
+ * @since 0.3.0
+ */
+public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
+
+	private final RedlockServers servers;
+
+	private final RedisLockKeys keys;
+
+	private final Duration timeout;
+
+	private final @Nullable Duration nodeTimeout;
+
+	private @Nullable RedlockLockBackend backend;
+
+	private @Nullable RedlockLockAdministration administration;
+
+	private @Nullable RedlockReleaseNotifications notifications;
+
+	private final StoreParts parts = new StoreParts();
+
+	private RedlockLockStore(Builder builder) {
+		this.timeout = builder.timeout;
+		RedlockServers servers = RedlockServers.of(builder.nodes, builder.source, nodeTimeoutBound());
+		this.servers = this.parts.add(servers, new Part(servers::start, servers::stop, servers::close));
+		this.keys = builder.keys;
+		this.nodeTimeout = builder.nodeTimeout;
+	}
+
+	/**
+	 * Starts a builder for a store on {@code nodes}: {@code redis://[[user]:password@]host[:port][/database]}
+	 * URLs, or {@code rediss://} for TLS, of 3 or 5 independent Redis servers (no replicas of one another).
+	 */
+	public static Builder builder(List<String> nodes) {
+		return new Builder(nodes);
+	}
+
+	/** The backend that takes a lock on a majority of the servers, with fencing tokens that only grow. */
+	public synchronized LockBackend lockBackend() {
+		if (this.backend == null) {
+			RedlockLockBackend.Builder builder = RedlockLockBackend
+				.builder(this.servers.connectionFactories(), this.keys)
+				.maxNodeTimeout(nodeTimeoutBound());
+			if (this.nodeTimeout != null) {
+				builder.nodeTimeout(this.nodeTimeout);
+			}
+			RedlockLockBackend made = builder.build();
+			this.backend = this.parts.add(made, new Part(made::warmUp, Part.NOTHING, made::close));
+		}
+		return this.backend;
+	}
+
+	/**
+	 * What operators see and do across the servers, each asked within half the store timeout: the locks
+	 * a majority holds, forced release on every server, and the state of each.
+	 */
+	public synchronized LockAdministration lockAdministration() {
+		if (this.administration == null) {
+			RedlockLockAdministration made = new RedlockLockAdministration(this.servers.connectionFactories(),
+					this.keys, this.timeout.dividedBy(2));
+			this.administration = this.parts.add(made, Part.closed(made::close));
+		}
+		return this.administration;
+	}
+
+	/**
+	 * The hand-overs announced by any of the servers, each over its own subscriber connection; started
+	 * at once when the store is running, else when it starts.
+	 */
+	public synchronized ReleaseNotifications releaseNotifications() {
+		if (this.notifications == null) {
+			RedlockReleaseNotifications made = new RedlockReleaseNotifications(this.servers.connectionFactories(),
+					this.keys);
+			this.notifications = this.parts.add(made, new Part(() -> {
+				made.afterPropertiesSet();
+				made.start();
+			}, made::stop, made::destroy));
+		}
+		return this.notifications;
+	}
+
+	/**
+	 * For health: each server's clock offset against this process's wall clock by name
+	 * ({@code clockOffsets}), and a {@code clockWarning} when two servers' clocks are surely further apart
+	 * than 1% of {@code shortestTtl} plus 2ms. Waits at most half the store timeout for each server.
+	 */
+	public Map<String, Object> clockDetails(Duration shortestTtl) {
+		return this.servers.clockDetails(shortestTtl, this.timeout.dividedBy(2));
+	}
+
+	/**
+	 * Connects to the servers, starts the release notifications, and warms up the backend in the
+	 * background: connects and loads the scripts on every server.
+	 */
+	@Override
+	public void start() {
+		this.parts.start();
+	}
+
+	@Override
+	public void stop() {
+		this.parts.stop();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.parts.isRunning();
+	}
+
+	/** Started before, and stopped after, the web server. */
+	@Override
+	public int getPhase() {
+		return SmartLifecycle.DEFAULT_PHASE - 4097;
+	}
+
+	/** Stops the store, and frees the connections and threads of the parts it made and its own. */
+	@Override
+	public void close() {
+		this.parts.close();
+	}
+
+	/** A whole acquisition (grants, fencing write-back, release when refused) fits in the store timeout. */
+	private Duration nodeTimeoutBound() {
+		Duration quarter = this.timeout.dividedBy(4);
+		return (quarter.toMillis() < 1) ? Duration.ofMillis(1) : quarter;
+	}
+
+	/** Configures a {@link RedlockLockStore}. */
+	public static final class Builder {
+
+		private final List<String> nodes;
+
+		private String source = "nodes";
+
+		private RedisLockKeys keys = new RedisLockKeys("lock:");
+
+		private Duration timeout = Duration.ofSeconds(2);
+
+		private @Nullable Duration nodeTimeout;
+
+		private Builder(List<String> nodes) {
+			this.nodes = List.copyOf(Objects.requireNonNull(nodes, "nodes must not be null"));
+		}
+
+		/** What the node URLs are called in error messages, such as the property they come from; default {@code nodes}. */
+		public Builder source(String source) {
+			this.source = source;
+			return this;
+		}
+
+		/**
+		 * What every key and channel name of the store starts with; default {@code lock:}.
+		 * @throws IllegalArgumentException when it contains <code>{</code> or <code>}</code>
+		 */
+		public Builder keyPrefix(String keyPrefix) {
+			this.keys = new RedisLockKeys(keyPrefix);
+			return this;
+		}
+
+		/**
+		 * Bound on a whole round across the servers, default 2s: each server's answer is awaited a quarter
+		 * of it at most, and half of it for the administration's questions.
+		 */
+		public Builder timeout(Duration timeout) {
+			this.timeout = RedlockLockBackend.Builder.requirePositive(timeout, "timeout");
+			return this;
+		}
+
+		/** Bounds every server's answer by this fixed time, instead of 5% of each call's ttl. */
+		public Builder nodeTimeout(Duration nodeTimeout) {
+			this.nodeTimeout = RedlockLockBackend.Builder.requirePositive(nodeTimeout, "nodeTimeout");
+			return this;
+		}
+
+		/**
+		 * Checks the node URLs and makes a connection factory for each, not connected until the store
+		 * starts.
+		 * @throws IllegalArgumentException when there are not 3 or 5 URLs, one is malformed, or two name
+		 * the same server
+		 */
+		public RedlockLockStore build() {
+			return new RedlockLockStore(this);
+		}
+
+	}
+
+}
