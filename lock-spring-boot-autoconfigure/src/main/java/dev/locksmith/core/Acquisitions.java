@@ -82,10 +82,10 @@ final class Acquisitions {
 					break;
 				}
 				waiter.await(Math.min(remaining, nextCheckNanos(attempt.retryAfter())));
-				handle = takeHandedLock(waiter, request, attempt.sentAt());
+				handle = takeHandedLock(waiter, request, attempt);
 				askNow = true;
 			}
-			return new Attempt(handle, attempt.retryAfter(), attempt.sentAt());
+			return new Attempt(handle, attempt.retryAfter(), attempt.sentAt(), attempt.busyFence());
 		}
 		finally {
 			this.waiters.leave(waiter);
@@ -132,27 +132,30 @@ final class Acquisitions {
 		AcquireResult result = this.store.tryAcquire(request.keys(), request.ownerToken(), request.options().ttl(),
 				queueFor);
 		if (!result.acquired()) {
-			return new Attempt(null, result.retryAfter(), sentAt);
+			return new Attempt(null, result.retryAfter(), sentAt, result.busyFence());
 		}
-		return new Attempt(this.leases.granted(request, result.fencingTokens(), sentAt), Duration.ZERO, sentAt);
+		return new Attempt(this.leases.granted(request, result.fencingTokens(), sentAt), Duration.ZERO, sentAt, 0);
 	}
 
 	/**
 	 * The lock a release handed to this waiter, with its fencing token, without asking the store: held
 	 * under the claim lease, counted from the waiter's last request (the hand-over came after it), and
-	 * extended to the full lease in the background. Null when nothing was handed over, or when the claim
-	 * may have lapsed already: the waiter then asks the store.
+	 * extended to the full lease in the background. Null when nothing was handed over, when the claim
+	 * may have lapsed already, or when the hand-over is older than the last refusal (its token is at most
+	 * the fencing counter that refusal saw: a notification that arrived late, after the claim lapsed and
+	 * another owner took the lock): the waiter then asks the store.
 	 */
-	private @Nullable DefaultLockHandle takeHandedLock(Waiter waiter, LockRequest request, long lastSentAt) {
+	private @Nullable DefaultLockHandle takeHandedLock(Waiter waiter, LockRequest request, Attempt last) {
 		HandedLock handed = waiter.takeHandedLock();
 		LockOptions options = request.options();
-		if (handed == null || options.holdAtLeast().compareTo(handed.claimLease()) > 0 || !Lease
-			.of(lastSentAt, handed.claimLease(), this.leases.driftAllowance(options.ttl()))
-			.runsAt(System.nanoTime())) {
+		if (handed == null || handed.fencingToken() <= last.busyFence()
+				|| options.holdAtLeast().compareTo(handed.claimLease()) > 0
+				|| !Lease.of(last.sentAt(), handed.claimLease(), this.leases.driftAllowance(options.ttl()))
+					.runsAt(System.nanoTime())) {
 			// A minimum hold longer than the claim asks the store, which sets the full lease before work starts.
 			return null;
 		}
-		return this.leases.handed(request, handed, lastSentAt);
+		return this.leases.handed(request, handed, last.sentAt());
 	}
 
 	/** How many waiters and keys the registry of waiting threads keeps, for tests that look into it. */
@@ -160,8 +163,11 @@ final class Acquisitions {
 		return this.waiters.size();
 	}
 
-	/** One acquisition attempt: the lock when granted, else the retry hint; and when its request was sent. */
-	record Attempt(@Nullable DefaultLockHandle handle, Duration retryAfter, long sentAt) {
+	/**
+	 * One acquisition attempt: the lock when granted, else the retry hint and the refused key's fencing
+	 * counter; and when its request was sent.
+	 */
+	record Attempt(@Nullable DefaultLockHandle handle, Duration retryAfter, long sentAt, long busyFence) {
 	}
 
 }

@@ -80,16 +80,24 @@ public interface LockBackend {
 	 * @param busyKey when refused, the key that another owner holds
 	 * @param retryAfter when refused, the busy lock's remaining lease: a hint for when to try again
 	 */
-	record AcquireResult(List<Long> fencingTokens, @Nullable String busyKey, Duration retryAfter) {
+	record AcquireResult(List<Long> fencingTokens, @Nullable String busyKey, Duration retryAfter, long busyFence) {
 
 		/** A grant carrying the fencing token of each key. */
 		public static AcquireResult granted(List<Long> fencingTokens) {
-			return new AcquireResult(List.copyOf(fencingTokens), null, Duration.ZERO);
+			return new AcquireResult(List.copyOf(fencingTokens), null, Duration.ZERO, 0);
 		}
 
 		/** A refusal because another owner holds {@code busyKey} for {@code remainingTtl}. */
 		public static AcquireResult busy(String busyKey, Duration remainingTtl) {
-			return new AcquireResult(List.of(), busyKey, remainingTtl);
+			return busy(busyKey, remainingTtl, 0);
+		}
+
+		/**
+		 * A refusal, with the fencing counter of {@code busyKey} when it was refused: a hand-over of that
+		 * key carrying a token at or below it was made before this refusal, and is stale.
+		 */
+		public static AcquireResult busy(String busyKey, Duration remainingTtl, long busyFence) {
+			return new AcquireResult(List.of(), busyKey, remainingTtl, busyFence);
 		}
 
 		/** Whether every lock was granted. */

@@ -55,6 +55,8 @@ final class NoRenewal implements Renewal {
 		this.store.extendInBackground(handle.extensions(ttl, false)).whenComplete((extended, failure) -> {
 			if (failure == null && extended) {
 				handle.leaseStarted(sentAt, ttl);
+				// a lease shorter than the claim ends first: looked at when it ends, not when the claim would
+				watch(handle);
 				return;
 			}
 			if (failure != null) {

@@ -62,6 +62,9 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 
 	private final RedisLockKeys keys;
 
+	/** The channel of the blank key, which no lock has: subscribed from the start to open the connection. */
+	private final String connectionChannel;
+
 	private final MessageListener messages = this::dispatch;
 
 	private final Map<String, Integer> waitersByKey = new ConcurrentHashMap<>();
@@ -77,6 +80,7 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 
 	RedisReleaseNotifications(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this.keys = keys;
+		this.connectionChannel = keys.releaseChannel("");
 		this.dispatcher = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
 				new ArrayBlockingQueue<>(DISPATCH_QUEUE), DaemonThreads.named("locksmith-notify"),
 				(task, pool) -> logger.debug("Dropped a lock hand-over notification; its waiter re-checks"));
@@ -193,7 +197,7 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 
 	private void connectSubscriber() {
 		try {
-			this.container.addMessageListener(this.messages, ChannelTopic.of(this.keys.releaseChannel("")));
+			this.container.addMessageListener(this.messages, ChannelTopic.of(this.connectionChannel));
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not open the subscriber connection ahead of the first waiter", ex);
@@ -235,11 +239,12 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 		return this.dispatcher.getQueue().size();
 	}
 
-	/** Reads a hand-over, in the form {@link HandOverMessages} describes. */
+	/** Reads a hand-over, in the form {@link HandOverMessages} describes; the connection's own channel carries none. */
 	private void dispatch(Message message, byte @Nullable [] pattern) {
 		Listener target = this.listener;
-		if (target != null) {
-			String key = this.keys.keyOfChannel(new String(message.getChannel(), StandardCharsets.UTF_8));
+		String channel = new String(message.getChannel(), StandardCharsets.UTF_8);
+		if (target != null && !channel.equals(this.connectionChannel)) {
+			String key = this.keys.keyOfChannel(channel);
 			HandOverMessages.deliver(key, new String(message.getBody(), StandardCharsets.UTF_8), target);
 		}
 	}

@@ -59,7 +59,8 @@ final class RedisShares {
 	private static AcquireResult acquired(String key, String ownerToken, List<?> answer) {
 		return switch (((Long) answer.get(0)).intValue()) {
 			case 1 -> AcquireResult.granted(List.of((Long) answer.get(1)));
-			case 0 -> AcquireResult.busy(key, ScriptAnswers.remainingLease((Long) answer.get(2)));
+			case 0 -> AcquireResult.busy(key, ScriptAnswers.remainingLease((Long) answer.get(2)),
+					ScriptAnswers.busyFence(answer));
 			default -> throw Shares.permitsMismatch(key, ownerToken, (Long) answer.get(1));
 		};
 	}

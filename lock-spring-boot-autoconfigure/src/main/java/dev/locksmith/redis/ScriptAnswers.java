@@ -13,13 +13,13 @@ final class ScriptAnswers {
 	private ScriptAnswers() {
 	}
 
-	/** {@code acquire.lua}: {@code {1, token...}} when granted, {@code {0, i, pttl}} when KEYS[i] is busy. */
+	/** {@code acquire.lua}: {@code {1, token...}} when granted, {@code {0, i, pttl, fence}} when KEYS[i] is busy. */
 	static AcquireResult acquired(List<String> keys, List<?> answer) {
 		if ((Long) answer.get(0) == 1L) {
 			return AcquireResult.granted(answer.subList(1, answer.size()).stream().map(Long.class::cast).toList());
 		}
 		String busyKey = keys.get(((Long) answer.get(1)).intValue() - 1);
-		return AcquireResult.busy(busyKey, remainingLease((Long) answer.get(2)));
+		return AcquireResult.busy(busyKey, remainingLease((Long) answer.get(2)), busyFence(answer));
 	}
 
 	/**
@@ -40,6 +40,11 @@ final class ScriptAnswers {
 
 	private static String text(Object bulk) {
 		return (bulk instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(bulk);
+	}
+
+	/** The refused key's fencing counter: the fourth element of a refusal. */
+	static long busyFence(List<?> answer) {
+		return (Long) answer.get(3);
 	}
 
 	/**

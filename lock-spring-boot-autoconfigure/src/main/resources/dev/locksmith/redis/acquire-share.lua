@@ -12,9 +12,9 @@
 -- ARGV[5]  claim lease in milliseconds
 -- ARGV[6]  release channel of the lock
 -- Returns  {1, token} when the share is now held;
---          {0, 1, ms until the lock or its first share may free} when refused, and the caller waits in
---          the queue: the lock is held by a writer or another share, waiters stand ahead, or no permit
---          is left;
+--          {0, 1, ms until the lock or its first share may free, fencing counter} when refused, and
+--          the caller waits in the queue: the lock is held by a writer or another share, waiters
+--          stand ahead, or no permit is left;
 --          {-1, permit count held} when the lock is held by permits of another count: a caller error.
 local lock, fence, queue, deadlines, holders = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local owner, lease, fenceLifetime, queueFor, claimLease, channel =
@@ -50,6 +50,6 @@ if queueFor > 0 then
 end
 local first = redis.call('ZRANGE', holders, 0, 0, 'WITHSCORES')[2]
 if holder == share and first then
-  return {0, 1, math.max(0, tonumber(first) - nowMillis)}
+  return {0, 1, math.max(0, tonumber(first) - nowMillis), tonumber(redis.call('GET', fence) or '0')}
 end
-return {0, 1, redis.call('PTTL', lock)}
+return {0, 1, redis.call('PTTL', lock), tonumber(redis.call('GET', fence) or '0')}

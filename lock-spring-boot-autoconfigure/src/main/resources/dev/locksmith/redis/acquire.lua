@@ -12,9 +12,11 @@
 -- ARGV[5]          claim lease in milliseconds
 -- ARGV[5+i]        release channel of KEYS[i]
 -- Returns          {1, token of KEYS[1], ..., token of KEYS[n]} when every lock is now held;
---                  {0, i, remaining lease in ms} when KEYS[i] is held by another owner or was handed
---                  to a waiter ahead of the caller, who then stands in the queue of every key that is
---                  held or has waiters (never of a free key, which would keep others from it).
+--                  {0, i, remaining lease in ms, fencing counter of KEYS[i]} when KEYS[i] is held by
+--                  another owner or was handed to a waiter ahead of the caller, who then stands in the
+--                  queue of every key that is held or has waiters (never of a free key, which would
+--                  keep others from it). A hand-over of KEYS[i] whose token is at most that counter
+--                  is older than this refusal.
 --
 -- A free lock goes to the first waiter that can use it now, so nobody overtakes a waiter that could
 -- take it. A refused caller waits for the busy key KEYS[i] and is parked in the queues of its other
@@ -64,7 +66,7 @@ if queueFor <= 0 then
         ARGV[5 + i], claimLease, fenceLifetime)
     end
   end
-  return {0, busy, redis.call('PTTL', KEYS[busy])}
+  return {0, busy, redis.call('PTTL', KEYS[busy]), tonumber(redis.call('GET', KEYS[n + busy]) or '0')}
 end
 -- Waits for the busy key (a positive deadline) and is parked for the others (a negative one).
 local deadline = serverTime() + queueFor
@@ -85,4 +87,4 @@ for i = 1, n do
     end
   end
 end
-return {0, busy, redis.call('PTTL', KEYS[busy])}
+return {0, busy, redis.call('PTTL', KEYS[busy]), tonumber(redis.call('GET', KEYS[n + busy]) or '0')}

@@ -4,19 +4,23 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -157,6 +161,60 @@ class RedisLockServiceTests {
 			.isEqualTo(Long.parseLong(redis.command("GET", KEYS.fenceKey("job"))));
 		handed.close();
 		assertThat(redis.command("EXISTS", KEYS.lockKey("job"))).isEqualTo("0");
+	}
+
+	@Test
+	void aHandOverNotifiedAfterItsWaiterWasRefusedAgainIsStaleAndNeverMakesASecondHolder() throws Exception {
+		DefaultLockService holders = this.fixture.service(this.fixture.serviceBuilder(Duration.ofMillis(300)));
+		RedisReleaseNotifications delivered = RedisReleaseNotifications.started(this.fixture.connect(), KEYS);
+		this.fixture.closeWith(delivered::destroy);
+		HeldBackNotifications notifications = new HeldBackNotifications(delivered);
+		CountedAttempts backend = new CountedAttempts(new RedisLockBackend(this.fixture.connect(), KEYS));
+		this.fixture.closeWith(backend.delegate());
+		DefaultLockService waiting = this.fixture.service(DefaultLockService.builder(backend)
+			.releaseNotifications(notifications)
+			.recheckInterval(Duration.ofMinutes(5)));
+		LockHandle first = holders.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
+		AtomicReference<Optional<LockHandle>> granted = new AtomicReference<>();
+		Thread waiter = new Thread(() -> {
+			try {
+				granted.set(waiting.tryAcquire("job", LockOptions.ofTtl(LONG).withWaitTime(Duration.ofMinutes(1))));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		waiter.start();
+		await().until(() -> isParked(waiter));
+
+		first.close();
+		await().alias("the hand-over to the waiter, notified but held back").until(notifications::holdsBack);
+		await().alias("its claim lapsed").until(() -> redis.command("EXISTS", KEYS.lockKey("job")).equals("0"));
+		LockHandle second = holders.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
+		int attempts = backend.attempts.get();
+		notifications.tell("job", "nobody", Duration.ZERO, 0);
+		await().alias("the waiter asked again, was refused, and waits")
+			.until(() -> backend.attempts.get() > attempts && isParked(waiter));
+
+		notifications.deliverHeldBack();
+
+		await().during(Duration.ofMillis(500))
+			.atMost(Duration.ofSeconds(10))
+			.alias("the stale hand-over not taken")
+			.until(() -> granted.get() == null && redis.command("GET", KEYS.lockKey("job"))
+				.equals(HandleOwnerTokens.ownerToken(second)));
+		second.close();
+		waiter.join(TimeUnit.SECONDS.toMillis(30));
+		LockHandle handed = granted.get().orElseThrow();
+		assertThat(handed.fencingToken()).isGreaterThan(second.fencingToken());
+		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(HandleOwnerTokens.ownerToken(handed));
+		handed.close();
+	}
+
+	/** Whether {@code waiter} sleeps between attempts, not in one. */
+	private static boolean isParked(Thread waiter) {
+		return waiter.getState() == Thread.State.TIMED_WAITING && Arrays.stream(waiter.getStackTrace())
+			.anyMatch((frame) -> frame.getClassName().endsWith("Waiters$Waiter") && frame.getMethodName().equals("await"));
 	}
 
 	@Test
@@ -727,6 +785,65 @@ class RedisLockServiceTests {
 	}
 
 	/** A backend that counts acquisition attempts. */
+	/** Release notifications whose hand-overs are held back until told, as a slow subscriber would deliver them. */
+	private static final class HeldBackNotifications implements ReleaseNotifications {
+
+		private final ReleaseNotifications delegate;
+
+		private final List<Runnable> heldBack = new CopyOnWriteArrayList<>();
+
+		private volatile boolean holding = true;
+
+		private volatile ReleaseNotifications.@Nullable Listener listener;
+
+		HeldBackNotifications(ReleaseNotifications delegate) {
+			this.delegate = delegate;
+			delegate.listen(this::received);
+		}
+
+		@Override
+		public void listen(ReleaseNotifications.Listener listener) {
+			this.listener = listener;
+		}
+
+		@Override
+		public boolean watch(String key, Duration maxWait) {
+			return this.delegate.watch(key, maxWait);
+		}
+
+		@Override
+		public void unwatch(String key) {
+			this.delegate.unwatch(key);
+		}
+
+		boolean holdsBack() {
+			return !this.heldBack.isEmpty();
+		}
+
+		void tell(String key, String ownerToken, Duration claimLease, long fencingToken) {
+			ReleaseNotifications.Listener target = this.listener;
+			if (target != null) {
+				target.handedOver(key, ownerToken, claimLease, fencingToken);
+			}
+		}
+
+		void deliverHeldBack() {
+			this.holding = false;
+			this.heldBack.forEach(Runnable::run);
+		}
+
+		private void received(String key, String ownerToken, Duration claimLease, long fencingToken) {
+			Runnable delivery = () -> tell(key, ownerToken, claimLease, fencingToken);
+			if (this.holding) {
+				this.heldBack.add(delivery);
+			}
+			else {
+				delivery.run();
+			}
+		}
+
+	}
+
 	private static final class CountedAttempts extends ForwardingLockBackend {
 
 		private final AtomicInteger attempts = new AtomicInteger();

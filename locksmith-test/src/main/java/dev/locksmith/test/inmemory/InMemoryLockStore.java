@@ -68,7 +68,7 @@ final class InMemoryLockStore {
 				if (holder != null && !holder.equals(ownerToken)) {
 					Duration remainingLease = Duration.ofNanos(this.leases.get(key).expiresAt - now);
 					giveBackAndQueue(keys, key, ownerToken, queueFor.toNanos(), now, handedOver);
-					return AcquireResult.busy(key, remainingLease);
+					return AcquireResult.busy(key, remainingLease, this.lastFencingToken);
 				}
 			}
 			List<Long> fencingTokens = new ArrayList<>(keys.size());
@@ -233,7 +233,7 @@ final class InMemoryLockStore {
 		}
 		long freesAt = share.equals(holder) ? liveHolders(key, now).values().stream().min(Long::compare).orElse(now)
 				: this.leases.get(key).expiresAt;
-		return AcquireResult.busy(key, Duration.ofNanos(Math.max(0, freesAt - now)));
+		return AcquireResult.busy(key, Duration.ofNanos(Math.max(0, freesAt - now)), this.lastFencingToken);
 	}
 
 	private int releaseShare(String key, String ownerToken, String share, long now, List<HandOver> handedOver) {
