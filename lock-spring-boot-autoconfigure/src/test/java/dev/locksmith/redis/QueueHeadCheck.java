@@ -8,23 +8,29 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 
 /**
  * Fairness of the wait queue, from the store's own queues: a waiter that stands first in a key's queue
  * (the first one not parked and not expired) waits only for the owners that held the key when it got
  * there and the parked waiters ahead of it. Nobody else takes the key past it (readers never barge past
- * a queued writer), and it is granted the key within a bound once those have left. Waiters that stand
- * in several keys' queues (multi-key waiters, whose places are passed over while they are parked) are
- * left to the liveness invariant.
+ * a queued writer), and it is granted the key within a bound once those have left. Waiters for several
+ * keys, whose places are passed over while they are parked, are left to the liveness invariant: they are
+ * told apart by their client, not by the queues they stand in, because on a cluster one that was refused
+ * in one slot stands in that slot's queue only, and may be parked there for a moment between two
+ * snapshots.
  */
 final class QueueHeadCheck {
 
 	private final long boundNanos;
 
+	private final Predicate<String> waitsForSeveralKeys;
+
 	private final Map<String, Head> heads = new HashMap<>();
 
-	QueueHeadCheck(Duration bound) {
+	QueueHeadCheck(Duration bound, Predicate<String> waitsForSeveralKeys) {
 		this.boundNanos = bound.toNanos();
+		this.waitsForSeveralKeys = waitsForSeveralKeys;
 	}
 
 	/** Checks the head of each of {@code keys} in {@code snapshot}, taken at {@code nowNanos}. */
@@ -39,7 +45,7 @@ final class QueueHeadCheck {
 			}
 			List<String> holders = snapshot.holders(key);
 			String waiter = (first < queue.size()) ? queue.get(first).ownerToken() : null;
-			if (waiter == null || queuesOf.get(waiter) > 1 || holders.contains(waiter)
+			if (waiter == null || queuesOf.get(waiter) > 1 || this.waitsForSeveralKeys.test(waiter) || holders.contains(waiter)
 					|| holders.contains(ScenarioStore.State.UNNAMED)) {
 				this.heads.remove(key);
 				continue;

@@ -76,7 +76,8 @@ final class QueueScenarioRun {
 	/** How late after its end a released or abandoned lease may still be seen in Redis (sampling and load). */
 	static final long LEASE_END_SLACK_MILLIS = 300;
 
-	private static final Pattern OWNER_TOKEN = Pattern.compile("p\\d+:[0-9a-f]{32}");
+	/** An engine's owner token, named after its client ({@code ;c3}, see {@link #clientOf}). */
+	private static final Pattern OWNER_TOKEN = Pattern.compile("p\\d+:[0-9a-f]{32};c\\d+");
 
 	private final ScenarioStore store;
 
@@ -97,7 +98,7 @@ final class QueueScenarioRun {
 
 	private final Map<Integer, Long> eligibleSince = new HashMap<>();
 
-	private final QueueHeadCheck heads = new QueueHeadCheck(LIVENESS_BOUND);
+	private final QueueHeadCheck heads = new QueueHeadCheck(LIVENESS_BOUND, this::waitsForSeveralKeys);
 
 	private final List<long[]> scriptSamples = new ArrayList<>();
 
@@ -191,6 +192,16 @@ final class QueueScenarioRun {
 	}
 
 	/**
+	 * Whether the owner token belongs to a client of several keys: each client's locks are named after
+	 * it, so its token ends with {@code ;c<id>} even while it waits and no grant names it yet.
+	 */
+	private boolean waitsForSeveralKeys(String ownerToken) {
+		int name = ownerToken.lastIndexOf(";c");
+		int id = (name >= 0) ? Integer.parseInt(ownerToken.substring(name + 2)) : -1;
+		return this.scenario.clients().stream().anyMatch((client) -> client.id() == id && client.keys().size() > 1);
+	}
+
+	/**
 	 * {@code text} with each owner token of a grant written as its client ({@code c3}), and the token of
 	 * a waiter that was never granted shortened ({@code p1:8ffb4d..}).
 	 */
@@ -206,7 +217,7 @@ final class QueueScenarioRun {
 		try {
 			LockOptions options = client.access()
 				.applyTo(new LockOptions(Duration.ofMillis(client.ttlMs()), Duration.ofMillis(client.waitMs()),
-						client.renew(), Duration.ofMillis(client.holdAtLeastMs())));
+						client.renew(), Duration.ofMillis(client.holdAtLeastMs()), "c" + client.id()));
 			long callStart = System.nanoTime();
 			Thread self = Thread.currentThread();
 			Waiting me = new Waiting(client, callStart);
