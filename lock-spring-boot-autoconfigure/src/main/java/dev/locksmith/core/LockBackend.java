@@ -79,6 +79,8 @@ public interface LockBackend {
 	 * @param fencingTokens when granted, the fencing token of each key in order; empty when refused
 	 * @param busyKey when refused, the key that another owner holds
 	 * @param retryAfter when refused, the busy lock's remaining lease: a hint for when to try again
+	 * @param busyFence when refused, the busy key's fencing counter, or 0 when the store gives none: a
+	 * hand-over of that key with a token at or below it is older than the refusal
 	 */
 	record AcquireResult(List<Long> fencingTokens, @Nullable String busyKey, Duration retryAfter, long busyFence) {
 
