@@ -5,16 +5,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.locksmith.adapters.LeaderApplications;
 import dev.locksmith.adapters.RedisLockServices;
-import dev.locksmith.core.LockService;
 import dev.locksmith.leader.LeaderElection;
 import dev.locksmith.leader.LeaderElections;
 import dev.locksmith.leader.LeaderOnly;
-import dev.locksmith.leader.autoconfigure.LocksmithLeaderAutoConfiguration;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,10 +29,8 @@ class ReportsLeadershipTests {
 
 	private final RedisLockServices services = new RedisLockServices(redisServer.server());
 
-	private final ApplicationContextRunner instance = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LocksmithLeaderAutoConfiguration.class))
+	private final ApplicationContextRunner instance = LeaderApplications.on(this.services)
 		.withPropertyValues("locksmith.leader.roles=cleanup")
-		.withBean(LockService.class, this.services::newService)
 		.withUserConfiguration(ReportsLeadership.class)
 		.withBean(Reports.class);
 
