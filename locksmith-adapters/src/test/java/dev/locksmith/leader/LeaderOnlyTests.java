@@ -31,7 +31,7 @@ class LeaderOnlyTests {
 	private final RedisLockServices services = new RedisLockServices(redisServer.server());
 
 	private final ApplicationContextRunner instance = LeaderApplications.on(this.services)
-		.withPropertyValues("locksmith.leader.roles=cleanup", "locksmith.leader.ttl=3s");
+		.withPropertyValues("locksmith.leader.roles=cleanup");
 
 	@AfterEach
 	void close() throws Exception {
