@@ -75,13 +75,17 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return Optional.ofNullable(acquireOrRefuse(keys, options).handle());
 	}
 
-	/** Acquires like {@link #tryAcquireAll}; a refusal carries the busy lease's remaining time from the store. */
+	/**
+	 * Acquires like {@link #tryAcquireAll}; a refusal carries how long the caller waited, on the monotonic
+	 * clock, and the busy lease's remaining time from the store.
+	 */
 	@Override
 	public LockHandle acquireAll(Collection<String> keys, LockOptions options) throws InterruptedException {
+		long start = System.nanoTime();
 		Attempt attempt = acquireOrRefuse(keys, options);
 		if (attempt.handle() == null) {
-			throw new LockBusyException(options.name(), String.join(",", keys), options.waitTime(),
-					attempt.retryAfter());
+			throw new LockBusyException(options.name(), String.join(",", keys),
+					Duration.ofNanos(System.nanoTime() - start), attempt.retryAfter());
 		}
 		return attempt.handle();
 	}

@@ -30,7 +30,7 @@ public class LockBusyException extends DistributedLockException {
 	 * A busy lock with the store's hint for when to retry.
 	 * @param lockName the name of the lock, or {@code null} when it has none
 	 * @param key the key of the busy lock
-	 * @param waited how long the caller waited
+	 * @param waited how long the caller waited, measured
 	 * @param retryAfter the busy lease's remaining time as the store reported it; zero when unknown
 	 * @since 0.1.0
 	 */
@@ -56,7 +56,10 @@ public class LockBusyException extends DistributedLockException {
 		return this.key;
 	}
 
-	/** How long the caller waited before giving up. */
+	/**
+	 * How long the caller waited before giving up, on the monotonic clock: the wait time and the last
+	 * store call, or the store call alone for a zero wait.
+	 */
 	public Duration getWaited() {
 		return this.waited;
 	}

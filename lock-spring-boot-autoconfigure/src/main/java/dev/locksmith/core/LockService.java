@@ -52,8 +52,9 @@ public interface LockService {
 	 * @since 0.1.0
 	 */
 	default LockHandle acquireAll(Collection<String> keys, LockOptions options) throws InterruptedException {
-		return tryAcquireAll(keys, options).orElseThrow(
-				() -> new LockBusyException(options.name(), String.join(",", keys), options.waitTime(), Duration.ZERO));
+		long start = System.nanoTime();
+		return tryAcquireAll(keys, options).orElseThrow(() -> new LockBusyException(options.name(),
+				String.join(",", keys), Duration.ofNanos(System.nanoTime() - start), Duration.ZERO));
 	}
 
 	/**

@@ -206,7 +206,8 @@ class DistributedLockAspectTests {
 				assertThat(shop.skipMono().blockOptional(Duration.ofSeconds(10))).isEmpty();
 				assertThat(shop.skipFlux().collectList().block(Duration.ofSeconds(10))).isEmpty();
 				assertThatExceptionOfType(LockBusyException.class).isThrownBy(shop::throwWhenBusy)
-					.withMessage("Lock 'report' is held by another owner (waited 0ms)");
+					.withMessageStartingWith("Lock 'report' is held by another owner (waited ")
+					.withMessageEndingWith("ms)");
 			}
 			assertThat(context.getBean(CallLog.class).calls).isEmpty();
 			assertThat(shop.skipString()).isEqualTo("ran");

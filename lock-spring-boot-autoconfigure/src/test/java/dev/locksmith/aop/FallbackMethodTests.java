@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,17 +16,23 @@ import reactor.core.publisher.Mono;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.core.LockBusyException;
+import dev.locksmith.core.LockContext;
 import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
+import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A lock that a second owner holds calls the method's fallback, for every return type, with the busy
- * exception and its retry hint when the fallback asks for it; a free lock runs the method.
+ * exception, how long the caller waited and its retry hint when the fallback asks for it; a free lock runs
+ * the method, and an unreachable store or a lost lease never calls the fallback.
  */
 class FallbackMethodTests {
 
@@ -35,6 +42,9 @@ class FallbackMethodTests {
 	private static final LockOptions HOLD = LockOptions.ofTtl(Duration.ofSeconds(30));
 
 	private static final Duration PATIENCE = Duration.ofSeconds(10);
+
+	/** The wait time of {@link Reservations#reserve}. */
+	private static final Duration WAIT = Duration.ofMillis(300);
 
 	private ApplicationContextRunner runner;
 
@@ -53,6 +63,10 @@ class FallbackMethodTests {
 			assertThat(reservations.busy()).singleElement().satisfies((busy) -> {
 				assertThat(busy.getLockName()).isEqualTo("seat");
 				assertThat(busy.getKey()).isEqualTo("seat:7");
+				// measured: past the wait time by the calls around it, where the configured value would equal it
+				assertThat(busy.getWaited()).isGreaterThan(WAIT).isLessThan(PATIENCE);
+				assertThat(busy).hasMessage("Lock 'seat:******' is held by another owner (waited "
+						+ busy.getWaited().toMillis() + "ms)");
 				assertThat(busy.getRetryAfter()).isPositive().isLessThanOrEqualTo(HOLD.ttl());
 			});
 			assertThat(reservations.reserve("7")).isEqualTo("reserved 7");
@@ -87,6 +101,38 @@ class FallbackMethodTests {
 	}
 
 	@Test
+	void anUnreachableStoreNeverCallsTheFallback() {
+		try (RedisServer unreachable = RedisServer.start()) {
+			AspectContexts.onRedis(unreachable)
+				.withPropertyValues("locksmith.redis-timeout=1s")
+				.withBean(Reservations.class)
+				.run((context) -> {
+					Reservations reservations = context.getBean(Reservations.class);
+					unreachable.stop();
+					assertThatExceptionOfType(LockUnavailableException.class)
+						.isThrownBy(() -> reservations.reserve("5"));
+					assertThat(reservations.busy()).isEmpty();
+				});
+		}
+	}
+
+	@Test
+	void aLostLeaseNeverCallsTheFallback() {
+		this.runner.run((context) -> {
+			Reservations reservations = context.getBean(Reservations.class);
+			CompletableFuture<String> reservation = CompletableFuture
+				.supplyAsync(() -> reservations.reserveUntilLost("6"));
+			await().atMost(PATIENCE).until(() -> "1".equals(redisServer.server().command("EXISTS", "lock:{seat:6}")));
+
+			assertThat(redisServer.server().command("DEL", "lock:{seat:6}")).isEqualTo("1");
+
+			assertThat(reservation).failsWithin(PATIENCE).withThrowableThat().havingCause()
+				.isInstanceOf(LockLostException.class);
+			assertThat(reservations.busy()).isEmpty();
+		});
+	}
+
+	@Test
 	void aLockBusyExceptionOfTheMethodsOwnWorkNeverCallsItsFallback() {
 		this.runner.run((context) -> {
 			Reservations reservations = context.getBean(Reservations.class);
@@ -107,7 +153,7 @@ class FallbackMethodTests {
 			return this.busy;
 		}
 
-		@DistributedLock(name = "seat", key = "#seat", fallbackMethod = "reserveLater")
+		@DistributedLock(name = "seat", key = "#seat", waitTime = "300ms", fallbackMethod = "reserveLater")
 		public String reserve(String seat) {
 			return "reserved " + seat;
 		}
@@ -144,6 +190,13 @@ class FallbackMethodTests {
 		Flux<String> none(String seat, RuntimeException ex) {
 			this.busy.add((LockBusyException) ex);
 			return Flux.just("none", seat);
+		}
+
+		/** Holds its lease until it is lost, then returns as if nothing happened. */
+		@DistributedLock(name = "seat", key = "#seat", ttl = "600ms", fallbackMethod = "reserveLater")
+		public String reserveUntilLost(String seat) {
+			LockContext.current().orElseThrow().lost().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).join();
+			return "reserved " + seat;
 		}
 
 		@DistributedLock(name = "seat", key = "#seat", fallbackMethod = "reserveLater")

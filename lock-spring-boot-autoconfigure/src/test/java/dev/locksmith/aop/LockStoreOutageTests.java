@@ -58,9 +58,11 @@ class LockStoreOutageTests {
 			context.getBean(LockService.class).acquire("Reports.invoice:alice", LockOptions.ofTtl(Duration.ofSeconds(30)));
 
 			assertThatExceptionOfType(LockBusyException.class).isThrownBy(reports::stockReport)
-				.withMessage("Lock 'stock-report' is held by another owner (waited 0ms)");
+				.withMessageStartingWith("Lock 'stock-report' is held by another owner (waited ")
+				.withMessageEndingWith("ms)");
 			assertThatExceptionOfType(LockBusyException.class).isThrownBy(() -> reports.invoice("alice"))
-				.withMessage("Lock 'Reports.invoice:******' is held by another owner (waited 0ms)");
+				.withMessageStartingWith("Lock 'Reports.invoice:******' is held by another owner (waited ")
+				.withMessageEndingWith("ms)");
 		});
 	}
 

@@ -83,6 +83,11 @@ class LostLeaseSignalTests {
 
 			await().atMost(PATIENCE).untilAsserted(() -> assertThat(failure.get()).isInstanceOf(LockLostException.class));
 			assertThat(sweeper.sourceCancelled()).isTrue();
+			int emittedAtTheEnd = sweeper.emitted().get();
+			// ten ticks' time: a source still running under the lost lock would have produced more
+			await().during(Duration.ofMillis(500))
+				.atMost(PATIENCE)
+				.until(() -> sweeper.emitted().get() == emittedAtTheEnd);
 		});
 	}
 

@@ -24,6 +24,7 @@ class ReadmeSnippetsTests {
 
 	private static final List<Path> SNIPPETS = List.of(Path.of("src/test/java/dev/locksmith/readme"),
 			Path.of("../locksmith-test/src/test/java/dev/locksmith/test/readme"),
+			Path.of("../locksmith-adapters/src/test/java/dev/locksmith/adapters/readme"),
 			Path.of("../sample-app/src/test/java/dev/locksmith/sample"));
 
 	private static final Pattern JAVA_BLOCK = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL);

@@ -22,9 +22,9 @@ import dev.locksmith.core.LockUnavailableException;
  * The leader steps down on its own while a quarter of its lease is still left without a renewal (with
  * renewal every third of the lease, after two renewals in a row failed), so it has stopped leading
  * before the lease can end in Redis and another instance be granted the lock. {@link #isLeader()} says
- * so at once; the {@link LeaderRevokedEvent} follows within a sixteenth of the lease. A process frozen
- * longer than that margin (a long GC pause, {@code SIGSTOP}) cannot notice in time: fence the leader's
- * writes with the token of the {@link LeaderGrantedEvent}.
+ * so at once; the {@link LeaderRevokedEvent} follows at the next check, every sixteenth of the lease. A
+ * process frozen longer than that margin (a long GC pause, {@code SIGSTOP}) cannot notice in time: fence
+ * the leader's writes with the token of the {@link LeaderGrantedEvent}.
  *
  * @since 0.1.0
  */

@@ -15,8 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Three JVMs elect a leader of one role on a real Redis, and the leader acts on a fenced counter on a
  * second Redis. A leader killed with {@code kill -9}, then one frozen with {@code SIGSTOP}, is replaced
- * within its lease plus a bound; the frozen leader's act after it resumes is rejected by the fence, and
- * the checker never sees two processes act with one leadership.
+ * once its lease ends, within a bound for the waiter's re-check and a loaded machine; the frozen leader's
+ * act after it resumes is rejected by the fence, and the checker never sees two processes act with one
+ * leadership. The run prints its takeover times and act counts.
  */
 class LeaderElectionProcessTests {
 

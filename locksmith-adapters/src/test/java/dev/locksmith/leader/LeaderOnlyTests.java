@@ -7,16 +7,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 
+import dev.locksmith.adapters.LeaderApplications;
 import dev.locksmith.adapters.RedisLockServices;
-import dev.locksmith.core.LockService;
-import dev.locksmith.leader.autoconfigure.LocksmithLeaderAutoConfiguration;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,10 +30,8 @@ class LeaderOnlyTests {
 
 	private final RedisLockServices services = new RedisLockServices(redisServer.server());
 
-	private final ApplicationContextRunner instance = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LocksmithLeaderAutoConfiguration.class))
-		.withPropertyValues("locksmith.leader.roles=cleanup", "locksmith.leader.ttl=3s")
-		.withBean(LockService.class, this.services::newService);
+	private final ApplicationContextRunner instance = LeaderApplications.on(this.services)
+		.withPropertyValues("locksmith.leader.roles=cleanup");
 
 	@AfterEach
 	void close() throws Exception {

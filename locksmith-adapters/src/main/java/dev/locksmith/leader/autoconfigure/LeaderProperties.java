@@ -19,7 +19,7 @@ public class LeaderProperties {
 
 	/**
 	 * Lease of a leader, renewed every third of it; a leader steps down with a quarter of it left
-	 * unrenewed, and a dead leader is replaced within it.
+	 * unrenewed, and a dead leader is replaced once it ends, at the next instance's re-check.
 	 */
 	private Duration ttl = Duration.ofSeconds(15);
 

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.integration.leader.Context;
 import org.springframework.integration.leader.DefaultCandidate;
 import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 import dev.locksmith.adapters.RedisLockServices;
 import dev.locksmith.core.LockOptions;
@@ -110,6 +111,28 @@ class LocksmithLockRegistryTests {
 		assertThat(this.services.leaseMillis("orders:1")).isBetween(1L, 5_000L);
 
 		unrenewed.obtain("orders:1").unlock();
+	}
+
+	@Test
+	void aRenewalTaskSchedulerIsIgnoredWhileLocksmithRenewsTheLease() {
+		ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+		scheduler.initialize();
+		try {
+			Duration ttl = Duration.ofSeconds(2);
+			LocksmithLockRegistry renewed = new LocksmithLockRegistry(this.locks, LockOptions.ofTtl(ttl));
+			renewed.setRenewalTaskScheduler(scheduler);
+			renewed.obtain("orders:1").lock();
+
+			await().during(ttl.plusSeconds(1))
+				.atMost(ttl.multipliedBy(3))
+				.until(() -> this.services.leaseMillis("orders:1") > 0);
+
+			assertThat(scheduler.getScheduledThreadPoolExecutor().getTaskCount()).isZero();
+			renewed.obtain("orders:1").unlock();
+		}
+		finally {
+			scheduler.shutdown();
+		}
 	}
 
 	@Test

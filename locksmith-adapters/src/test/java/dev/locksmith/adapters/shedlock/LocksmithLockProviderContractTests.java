@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import net.javacrumbs.shedlock.core.ClockProvider;
@@ -22,15 +23,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.locksmith.adapters.RedisLockServices;
+import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.testing.FaultyProxy;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
  * ShedLock's documented provider semantics, on a real Redis: one holder at a time, {@code lockAtMostFor},
- * {@code lockAtLeastFor}, unlock and extend, and a fuzz test of many threads on several names.
+ * {@code lockAtLeastFor}, unlock and extend, and a fuzz test of many threads on several names; an
+ * unreachable store fails the task instead of running it unlocked.
  */
 class LocksmithLockProviderContractTests {
 
@@ -136,6 +141,22 @@ class LocksmithLockProviderContractTests {
 		await().until(() -> this.services.leaseMillis("report") < 0);
 
 		assertThat(held.extend(LONG, Duration.ZERO)).isEmpty();
+	}
+
+	@Test
+	void anUnreachableStoreThrowsLockUnavailableExceptionAndTheTaskDoesNotRun() {
+		try (FaultyProxy proxy = FaultyProxy.start(redisServer.server().port())) {
+			LockProvider cutOff = new LocksmithLockProvider(this.services.newService(proxy.port()));
+			cutOff.lock(configuration("report", LONG, Duration.ZERO)).orElseThrow().unlock();
+			DefaultLockingTaskExecutor executor = new DefaultLockingTaskExecutor(cutOff);
+			AtomicBoolean ran = new AtomicBoolean();
+
+			proxy.blackhole();
+
+			assertThatExceptionOfType(LockUnavailableException.class).isThrownBy(
+					() -> executor.executeWithLock((Runnable) () -> ran.set(true), configuration("report", LONG, Duration.ZERO)));
+			assertThat(ran).isFalse();
+		}
 	}
 
 	@Test
