@@ -138,7 +138,8 @@ class ClockAndNetworkFaultTests {
 		FaultyProxy holdersLink = this.proxies.get(0);
 		run("none (baseline, through the proxies)", false, () -> {
 		});
-		run("20 ms ± 10 ms of latency each way on every link", false,
+		run("20 ms ± 10 ms of latency each way on every link; throughput, p99 and lost updates of the benchmark"
+				+ " scenarios under it: [benchmarks](benchmarks.md#through-20-ms--10-ms-of-network-latency)", false,
 				() -> this.proxies.forEach((proxy) -> proxy.delay(Duration.ofMillis(20), Duration.ofMillis(10))));
 		run("bandwidth of every link limited to 16 KiB/s each way", true,
 				() -> this.proxies.forEach((proxy) -> {

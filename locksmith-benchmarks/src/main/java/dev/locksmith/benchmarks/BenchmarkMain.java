@@ -66,7 +66,8 @@ public final class BenchmarkMain {
 		System.exit(0);
 	}
 
-	private static Map<Library, BenchLock> open(BenchEnvironment environment, BenchSettings settings) {
+	/** Opens the clients of the libraries of {@code settings}. */
+	static Map<Library, BenchLock> open(BenchEnvironment environment, BenchSettings settings) {
 		Map<Library, BenchLock> locks = new EnumMap<>(Library.class);
 		for (Library library : settings.libraries()) {
 			locks.put(library, library.open(environment));
@@ -79,7 +80,7 @@ public final class BenchmarkMain {
 		ScenarioRunner runner = new ScenarioRunner(redis, locks);
 		return new BenchmarkResults(runner.run(new UncontendedLatency(settings)),
 				runner.run(new UncontendedRedisCost(settings, redis, probe)),
-				runner.run(new DistinctKeysThroughput(settings)), runner.run(new CrossProcessContention(settings, redis)),
+				runner.run(new DistinctKeysThroughput(settings)), runner.run(new CrossProcessContention(settings, redis, redis.port())),
 				runner.run(new Footprint(settings, probe)), runner.run(new RenewalCost(settings, probe)),
 				runner.run(new ReadMostlyAndPermits(settings, redis)));
 	}

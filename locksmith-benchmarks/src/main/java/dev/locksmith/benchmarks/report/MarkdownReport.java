@@ -43,7 +43,8 @@ public final class MarkdownReport {
 
 	/**
 	 * Writes the report of one run to {@code file}, next to the charts of {@link ReportCharts};
-	 * {@code loadAtEnd} is the load average when the run ended.
+	 * {@code loadAtEnd} is the load average when the run ended. The sections that runs of their own
+	 * wrote in the earlier file, such as {@link NetworkLatencyReport}'s, are kept at its end.
 	 */
 	public static void write(Path file, BenchmarkResults results, MachineInfo machine, String loadAtEnd,
 			BenchSettings settings, List<Verdict> verdicts, String command) throws IOException {
@@ -58,8 +59,9 @@ public final class MarkdownReport {
 		report.footprint(results.footprint());
 		report.renewal(results.renewal());
 		report.libraries();
+		String kept = Files.exists(file) ? KeptSections.in(Files.readString(file)) : "";
 		Files.createDirectories(file.toAbsolutePath().getParent());
-		Files.writeString(file, report.text);
+		Files.writeString(file, report.text + kept);
 	}
 
 	private void header(MachineInfo machine, String loadAtEnd, String command) {

@@ -14,7 +14,8 @@ import dev.locksmith.testing.RedisServer;
  * Worker JVMs with several threads each contend for one key, at each JVM count of the settings; the
  * critical section is a read-modify-write of a counter in Redis. Measures throughput, lost updates,
  * fairness between threads and the longest wait. The JVMs are started once per library; a round
- * with fewer JVMs leaves the others idle.
+ * with fewer JVMs leaves the others idle. Their clients connect to a port of their own, Redis's or a
+ * proxy's in front of it, while this JVM sets and reads the counter on Redis itself.
  */
 public final class CrossProcessContention implements Scenario<Curve<ContentionFigures>> {
 
@@ -22,9 +23,13 @@ public final class CrossProcessContention implements Scenario<Curve<ContentionFi
 
 	private final RedisServer redis;
 
-	public CrossProcessContention(BenchSettings settings, RedisServer redis) {
+	private final int clientPort;
+
+	/** Runs worker JVMs whose clients reach {@code redis} on {@code clientPort}. */
+	public CrossProcessContention(BenchSettings settings, RedisServer redis, int clientPort) {
 		this.settings = settings;
 		this.redis = redis;
+		this.clientPort = clientPort;
 	}
 
 	@Override
@@ -38,7 +43,7 @@ public final class CrossProcessContention implements Scenario<Curve<ContentionFi
 	public Optional<Curve<ContentionFigures>> measure(Library library, BenchLock lock) throws Exception {
 		int threads = this.settings.threadsPerJvm();
 		try (WorkerGroup workers = WorkerGroup.start(this.settings.mostJvms(), ContentionWorker.class, library,
-				this.redis.port(), threads, this.settings)) {
+				this.clientPort, threads, this.settings)) {
 			SortedMap<Integer, ContentionFigures> points = new TreeMap<>();
 			for (int jvms : this.settings.jvms()) {
 				this.redis.command("SET", ContentionWorker.COUNTER, "0");

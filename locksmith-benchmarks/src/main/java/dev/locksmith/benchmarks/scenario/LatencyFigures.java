@@ -6,9 +6,10 @@ import java.util.List;
  * Latency of an uncontended acquire and release, at each of {@link #PERCENTILES}.
  *
  * @param micros the latency at each percentile of {@link #PERCENTILES}, in microseconds
+ * @param maxMicros the longest pair, in microseconds
  * @param samples number of acquire and release pairs measured
  */
-public record LatencyFigures(List<Double> micros, long samples) {
+public record LatencyFigures(List<Double> micros, double maxMicros, long samples) {
 
 	/** The percentiles measured, in order. */
 	public static final List<Double> PERCENTILES = List.of(50.0, 90.0, 99.0, 99.9, 99.99);
@@ -35,8 +36,8 @@ public record LatencyFigures(List<Double> micros, long samples) {
 
 	@Override
 	public String toString() {
-		return "p50 %.1f µs, p99 %.1f µs, p99.9 %.1f µs, %,d samples".formatted(p50Micros(), p99Micros(),
-				p999Micros(), this.samples);
+		return "p50 %.1f µs, p99 %.1f µs, p99.9 %.1f µs, max %.1f µs, %,d samples".formatted(p50Micros(),
+				p99Micros(), p999Micros(), this.maxMicros, this.samples);
 	}
 
 }

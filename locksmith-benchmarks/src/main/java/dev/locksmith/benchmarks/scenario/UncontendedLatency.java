@@ -48,7 +48,7 @@ public final class UncontendedLatency implements Scenario<LatencyFigures> {
 		}
 		return new LatencyFigures(
 				LatencyFigures.PERCENTILES.stream().map((p) -> nanos.getValueAtPercentile(p) / 1000.0).toList(),
-				nanos.getTotalCount());
+				nanos.getMaxValue() / 1000.0, nanos.getTotalCount());
 	}
 
 }

@@ -60,7 +60,7 @@ class TargetsTests {
 	}
 
 	private static LatencyFigures latency(double p50) {
-		return new LatencyFigures(List.of(p50, p50, p50, p50, p50), 1000);
+		return new LatencyFigures(List.of(p50, p50, p50, p50, p50), p50, 1000);
 	}
 
 	private static RedisCostFigures cost(double microsPerPair) {

@@ -1,0 +1,37 @@
+package dev.locksmith.benchmarks;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class NetworkDelayTests {
+
+	@Test
+	void aDelayReadsWithPlusMinusOrItsAsciiSpelling() {
+		NetworkDelay expected = new NetworkDelay(Duration.ofMillis(20), Duration.ofMillis(10));
+		assertThat(NetworkDelay.parse("20ms±10ms")).isEqualTo(expected);
+		assertThat(NetworkDelay.parse("20ms+-10ms")).isEqualTo(expected);
+		assertThat(NetworkDelay.parse(" 20ms ± 10ms ")).isEqualTo(expected);
+		assertThat(expected).hasToString("20 ms ± 10 ms");
+	}
+
+	@Test
+	void theJitterIsOptional() {
+		assertThat(NetworkDelay.parse("5ms")).isEqualTo(new NetworkDelay(Duration.ofMillis(5), Duration.ZERO))
+			.hasToString("5 ms");
+		assertThat(NetworkDelay.parse("0ms")).isEqualTo(NetworkDelay.NONE).hasToString("none");
+	}
+
+	@Test
+	void aJitterLargerThanTheDelayOrATextThatIsNoDelayIsRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> NetworkDelay.parse("10ms±20ms"))
+			.withMessage("A delay needs 0 <= jitter <= fixed, not 10 ms ± 20 ms");
+		assertThatIllegalArgumentException().isThrownBy(() -> NetworkDelay.parse("20ms±10ms±5ms"))
+			.withMessage("Expected a delay such as 20ms±10ms, not '20ms±10ms±5ms'");
+		assertThatIllegalArgumentException().isThrownBy(() -> NetworkDelay.parse("twenty"));
+	}
+
+}
