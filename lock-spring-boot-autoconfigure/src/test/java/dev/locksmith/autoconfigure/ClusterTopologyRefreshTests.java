@@ -96,7 +96,6 @@ class ClusterTopologyRefreshTests {
 
 	@Test
 	void anAdaptiveOrPeriodicRefreshTheApplicationSetIsLeftAsItIs(CapturedOutput output) {
-		refreshWith("adaptive=false", (refresh) -> assertThat(refresh.getAdaptiveRefreshTriggers()).isEmpty());
 		refreshWith("adaptive=true", (refresh) -> assertThat(refresh.isPeriodicRefreshEnabled()).isFalse());
 		refreshWith("period=10s", (refresh) -> {
 			assertThat(refresh.getAdaptiveRefreshTriggers()).isEmpty();
