@@ -105,6 +105,19 @@ class ClusterTopologyRefreshTests {
 	}
 
 	@Test
+	void theApplicationsOwnClientOptionsCustomizerHasTheLastWord() {
+		ClusterTopologyRefreshOptions own = ClusterTopologyRefreshOptions.builder()
+			.enablePeriodicRefresh(Duration.ofMinutes(5))
+			.build();
+		onCluster()
+			.withBean(LettuceClientOptionsBuilderCustomizer.class,
+					() -> (builder) -> ((ClusterClientOptions.Builder) builder).topologyRefreshOptions(own))
+			.run((context) -> assertThat(
+					clusterOptions(context.getBean(LettuceConnectionFactory.class)).getTopologyRefreshOptions())
+				.isSameAs(own));
+	}
+
+	@Test
 	void aClusterConnectionWhoseRefreshTheApplicationTurnedOffStartsWithAWarning(CapturedOutput output) {
 		onCluster().withPropertyValues("spring.data.redis.lettuce.cluster.refresh.adaptive=false").run((context) -> {
 			ClusterTopologyRefreshOptions refresh = clusterOptions(context.getBean(LettuceConnectionFactory.class))
