@@ -2,15 +2,19 @@ package dev.locksmith.autoconfigure;
 
 import java.time.Duration;
 
+import io.lettuce.core.cluster.ClusterClientOptions;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.core.FencedValues;
@@ -23,6 +27,8 @@ import dev.locksmith.redis.RedisLockStore;
 /**
  * The Redis store, {@code locksmith.store=redis} (the default): locks in the application's Redis, through
  * the {@link RedisConnectionFactory} marked {@link LockConnectionFactory}, else its single or primary one.
+ * Spring Boot's own Lettuce connection factory, the one Locksmith then uses, refreshes its view of a Redis
+ * Cluster unless the application chose how.
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(LockStoreCondition.class)
@@ -81,6 +87,18 @@ class RedisStoreConfiguration {
 		Duration twoRechecks = wait.getRecheckInterval().multipliedBy(2);
 		return EngineProperty.apply("locksmith.wait.claim-lease", wait.getClaimLease(),
 				() -> (wait.getClaimLease().compareTo(twoRechecks) < 0) ? twoRechecks : wait.getClaimLease());
+	}
+
+	/** Refresh for Spring Boot's Lettuce connection factory; one the application built keeps its own options. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ LettuceClientOptionsBuilderCustomizer.class, ClusterClientOptions.class })
+	static class ClusterTopologyRefreshConfiguration {
+
+		@Bean
+		ClusterTopologyRefreshCustomizer locksmithClusterTopologyRefreshCustomizer(Environment environment) {
+			return new ClusterTopologyRefreshCustomizer(Binder.get(environment));
+		}
+
 	}
 
 }

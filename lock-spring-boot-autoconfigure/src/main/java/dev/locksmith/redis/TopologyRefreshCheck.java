@@ -13,7 +13,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Warns when Locksmith's Lettuce connection to a Redis Cluster never refreshes its view of the
  * cluster: Lettuce then keeps sending the commands of a dead master's slots to it, so after its replica
  * took over every lock call for those slots fails until a restart. (A lock call redirected to a node
- * that joined after it connected refreshes the view itself, see {@link LettuceScriptRunner}.)
+ * that joined after it connected refreshes the view itself, see {@link LettuceScriptRunner}.) The
+ * auto-configuration turns the refresh on for Spring Boot's own connection factory unless the application
+ * chose; this is for one the application built, or whose refresh it turned off.
  */
 final class TopologyRefreshCheck {
 
@@ -35,9 +37,10 @@ final class TopologyRefreshCheck {
 				&& (refresh.isPeriodicRefreshEnabled() || !refresh.getAdaptiveRefreshTriggers().isEmpty());
 		if (!refreshes) {
 			logger.warn("The Redis Cluster connection that Locksmith locks on never refreshes its topology: after "
-					+ "a master dies and its replica takes over, every lock call for its slots fails. Set "
-					+ "spring.data.redis.lettuce.cluster.refresh.adaptive=true and "
-					+ "spring.data.redis.lettuce.cluster.refresh.period (for example 30s).");
+					+ "a master dies and its replica takes over, every lock call for its slots fails until a restart. "
+					+ "Set spring.data.redis.lettuce.cluster.refresh.adaptive=true and "
+					+ "spring.data.redis.lettuce.cluster.refresh.period (for example 30s), or, on a connection "
+					+ "factory the application builds, ClusterClientOptions.topologyRefreshOptions.");
 		}
 		return refreshes;
 	}
