@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,16 +64,29 @@ class PropertyBoundaryTests {
 			wait.recheck-interval       | recheckInterval must be at least 1ms | starts  | recheckInterval must be at least 1ms | starts | over   | unbound | unbound | starts
 			wait.claim-lease            | starts                               | starts  | starts                               | starts | over   | unbound | unbound | starts
 			web.unavailable-retry-after | starts                               | starts  | starts                               | starts | starts | unbound | unbound | starts
+			redlock.node-timeout        | nodeTimeout must be at least 1ms     | starts* | nodeTimeout must be at least 1ms     | starts | over   | unbound | unbound | starts
 			""";
+
+	/** The property whose rows run on the Redlock store, on {@link #redis} and two more servers. */
+	private static final String REDLOCK_ROW = "redlock.node-timeout";
 
 	@RegisterExtension
 	static final RedisServerExtension redisServer = new RedisServerExtension();
 
 	private static RedisServer redis;
 
+	/** The two servers that make a Redlock quorum of three with {@link #redis}. */
+	private static List<RedisServer> moreRedlockServers;
+
 	@BeforeAll
 	static void findRedis() {
 		redis = redisServer.server();
+		moreRedlockServers = List.of(RedisServer.start(), RedisServer.start());
+	}
+
+	@AfterAll
+	static void stopRedlockServers() {
+		moreRedlockServers.forEach(RedisServer::close);
 	}
 
 	static Stream<Arguments> durations() {
@@ -87,7 +101,9 @@ class PropertyBoundaryTests {
 	@MethodSource("durations")
 	void aDurationAtItsLimitStopsTheStartupNamingItOrLocksAsUsual(String property, String value, String outcome) {
 		String name = "locksmith." + property;
-		runner().withPropertyValues(name + "=" + value).run((context) -> {
+		runner().withPropertyValues(REDLOCK_ROW.equals(property) ? redlockStore() : new String[0])
+			.withPropertyValues(name + "=" + value)
+			.run((context) -> {
 			switch (outcome) {
 				case STARTS -> {
 					assertThat(context).hasNotFailed();
@@ -109,6 +125,14 @@ class PropertyBoundaryTests {
 				}
 			}
 		});
+	}
+
+	/** The Redlock store on {@link #redis} and {@link #moreRedlockServers}, so that a lock is on each. */
+	private static String[] redlockStore() {
+		return new String[] { "locksmith.store=redlock", "locksmith.redlock.nodes=" + String.join(",",
+				Stream.concat(Stream.of(redis), moreRedlockServers.stream())
+					.map((server) -> "redis://127.0.0.1:" + server.port())
+					.toList()) };
 	}
 
 	private static String reason(String property, String outcome) {

@@ -30,8 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Locksmith over TLS to a {@code redis-server} serving a certificate generated for the test: the standalone
- * store through {@code spring.data.redis.ssl} with an SSL bundle, and Redlock through {@code rediss://}
- * URLs trusted by the JVM's trust store (with a timeout that leaves room for the first TLS handshakes on a
+ * store through {@code spring.data.redis.ssl} with an SSL bundle and through a {@code rediss://}
+ * {@code spring.data.redis.url}, and Redlock through {@code rediss://} URLs, the URLs trusted by the JVM's
+ * trust store (with a timeout that leaves room for the first TLS handshakes on a
  * loaded machine), on each tested version. Skipped when a {@code redis-server} was built without TLS.
  */
 @ParameterizedClass(name = "{0}")
@@ -81,18 +82,33 @@ class RedisTlsTests {
 	}
 
 	@Test
+	void theStandaloneStoreLocksOverTlsWithARedissUrl() {
+		TlsRedis redis = servers.get(0);
+		withTheCertificateTrustedByTheJvm(() -> new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LocksmithAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.url=rediss://127.0.0.1:" + redis.tlsPort(), "locksmith.redis-timeout=5s")
+			.run((context) -> lockAndReleaseOn(context.getBean(LockService.class), List.of(redis))));
+	}
+
+	@Test
 	void redlockLocksOverTlsWithRedissUrls() {
 		String nodes = servers.stream()
 			.map((server) -> "rediss://127.0.0.1:" + server.tlsPort())
 			.collect(Collectors.joining(","));
+		withTheCertificateTrustedByTheJvm(() -> new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class))
+			.withPropertyValues("locksmith.store=redlock", "locksmith.redlock.nodes=" + nodes,
+					"locksmith.redis-timeout=5s")
+			.run((context) -> lockAndReleaseOn(context.getBean(LockService.class), servers)));
+	}
+
+	/** Runs {@code test} with the JVM's trust store, which {@code rediss://} URLs use, set to the test's certificate. */
+	private static void withTheCertificateTrustedByTheJvm(Runnable test) {
 		String trustStore = System.getProperty("javax.net.ssl.trustStore");
 		System.setProperty("javax.net.ssl.trustStore", file("trust.p12"));
 		System.setProperty("javax.net.ssl.trustStorePassword", "changeit");
 		try {
-			new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class))
-				.withPropertyValues("locksmith.store=redlock", "locksmith.redlock.nodes=" + nodes,
-						"locksmith.redis-timeout=5s")
-				.run((context) -> lockAndReleaseOn(context.getBean(LockService.class), servers));
+			test.run();
 		}
 		finally {
 			System.clearProperty("javax.net.ssl.trustStorePassword");

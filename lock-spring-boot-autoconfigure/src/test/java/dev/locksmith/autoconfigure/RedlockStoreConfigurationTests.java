@@ -172,6 +172,7 @@ class RedlockStoreConfigurationTests {
 	@CsvSource(delimiter = '|', textBlock = """
 			redis://localhost:1,redis://localhost:2 | locksmith.redlock.nodes must name 3 or 5 independent Redis servers | names 2
 			'' | locksmith.redlock.nodes must name 3 or 5 | names 0
+			redis://a:1,redis://b:1,redis://c:1,redis://d:1 | locksmith.redlock.nodes must name 3 or 5 | names 4
 			redis://a:1,localhost:6379,redis://c:1 | locksmith.redlock.nodes[1] must be a redis:// or rediss:// URL | expected redis://
 			redis://a:1,redis://b:1,redis://a:1 | locksmith.redlock.nodes[2] names the same server as locksmith.redlock.nodes[0] | a:1
 			redis://a:1,redis://b:x,redis://c:1 | locksmith.redlock.nodes[1] is not a valid Redis URL | expected redis://

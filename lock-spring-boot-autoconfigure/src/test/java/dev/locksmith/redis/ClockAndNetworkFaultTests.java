@@ -13,14 +13,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
@@ -29,6 +32,7 @@ import dev.locksmith.redis.ReliabilityReport.Outcome;
 import dev.locksmith.testing.FakeClock;
 import dev.locksmith.testing.FaultyProxy;
 import dev.locksmith.testing.RedisServer;
+import dev.locksmith.testing.RedisVersion;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -40,10 +44,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * faults of the network and of the lock store's clock: each worker reaches the store through its own
  * {@link FaultyProxy}, and the store runs under libfaketime ({@link FakeClock}). Two probes measure
  * what the workload cannot show: how fast a waiter whose subscriber connection is blackholed gets a
- * released lock, and whether fencing tokens keep increasing when the server clock steps back. The
- * figures go to a section of {@code docs/reliability.md}.
+ * released lock, and whether fencing tokens keep increasing when the server clock steps back. Every row
+ * runs on the bundled Redis; on the system's, which hangs under libfaketime, only the two network rows
+ * that cut a holder and partition the fleet, to keep the build short. The figures go to a section of
+ * {@code docs/reliability.md} per version.
  */
 @Tag("faults")
+@ParameterizedClass(name = "{0}")
+@EnumSource(RedisVersion.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClockAndNetworkFaultTests {
@@ -61,6 +69,13 @@ class ClockAndNetworkFaultTests {
 
 	private static final String NO_FAKETIME = "libfaketime is not installed (apt-get install faketime libfaketime;"
 			+ " .ci/run installs it): the clock faults cannot run";
+
+	private static final String BUNDLED_ONLY = "on the system's Redis only the blackholed holder and the partition"
+			+ " run: its redis-server hangs under libfaketime, and the other network rows add nothing a version changes";
+
+	/** The version of the lock store in this run, injected by JUnit. */
+	@Parameter
+	RedisVersion version;
 
 	private final List<Process> workers = new ArrayList<>();
 
@@ -82,14 +97,14 @@ class ClockAndNetworkFaultTests {
 
 	private Checker checker;
 
-	@BeforeAll
+	@BeforeParameterizedClassInvocation
 	void start() throws Exception {
-		if (FakeClock.library().isPresent()) {
+		if (this.version == RedisVersion.BUNDLED && FakeClock.library().isPresent()) {
 			this.clock = FakeClock.create();
 			this.store = RedisServer.start(this.clock);
 		}
 		else {
-			this.store = RedisServer.start();
+			this.store = RedisServer.start(this.version);
 		}
 		this.checkerServer = RedisServer.start();
 		this.checker = new Checker(this.checkerServer.port());
@@ -106,7 +121,7 @@ class ClockAndNetworkFaultTests {
 		await().atMost(TIMEOUT).until(() -> accepted() >= STEADY_WRITES);
 	}
 
-	@AfterAll
+	@AfterParameterizedClassInvocation
 	void stop() throws Exception {
 		try {
 			this.checker.stopWorkers();
@@ -117,7 +132,12 @@ class ClockAndNetworkFaultTests {
 			Map<String, Long> end = this.checker.snapshot();
 			assertThat(end.getOrDefault("unexpected", 0L)).as("failures other than busy or unavailable").isZero();
 			assertThat(end.get("sum")).as("no lost update in the whole run").isEqualTo(end.get("accepted"));
-			ReliabilityReport.writeSection("clock-and-network", report(end));
+			if (this.version == RedisVersion.BUNDLED) {
+				ReliabilityReport.writeSection("clock-and-network", report(end));
+			}
+			else {
+				ReliabilityReport.writeSection("clock-and-network-system-redis", systemRedisReport(end));
+			}
 		}
 		finally {
 			this.workers.forEach(Process::destroyForcibly);
@@ -127,15 +147,18 @@ class ClockAndNetworkFaultTests {
 			this.store.close();
 			if (this.clock != null) {
 				this.clock.close();
+				this.clock = null;
 			}
+			// one instance serves both versions (PER_CLASS): the next starts from nothing
+			List.of(this.workers, this.proxies, this.outcomes, this.probes, this.waiterProbes, this.latencyProbes)
+				.forEach(List::clear);
 		}
 	}
 
 	@Test
 	@Order(1)
 	void networkFaultsLoseNoUpdate() throws Exception {
-		Process holder = this.workers.get(0);
-		FaultyProxy holdersLink = this.proxies.get(0);
+		assumeTrue(this.version == RedisVersion.BUNDLED, BUNDLED_ONLY);
 		run("none (baseline, through the proxies)", false, () -> {
 		});
 		run("20 ms ± 10 ms of latency each way on every link; throughput, p99 and lost updates of the benchmark"
@@ -146,20 +169,6 @@ class ClockAndNetworkFaultTests {
 					proxy.bandwidth(FaultyProxy.Direction.UPSTREAM, 16 * 1024);
 					proxy.bandwidth(FaultyProxy.Direction.DOWNSTREAM, 16 * 1024);
 				}));
-		Outcome blackholedHolder = run(
-				"one worker's link blackholed (no close) while it is inside a critical section, until its lease ended and another worker took the lock",
-				true, () -> holdPastTheLease(holder, holdersLink::blackhole, holdersLink::heal));
-		assertThat(blackholedHolder.rejected()).as("the stale holder's late write was fenced").isPositive();
-		assertThat(blackholedHolder.lostLeasesSeen()).as("the stale holder knew it had lost its lease").isPositive();
-		run("every link blackholed until every lease ended in Redis, then healed (recovery: from the heal)", true,
-				() -> {
-					this.proxies.forEach(FaultyProxy::blackhole);
-					await().atMost(TIMEOUT)
-						.alias("every lease ended while no worker reached Redis")
-						.until(() -> Checker.KEYS.stream()
-							.noneMatch((key) -> "1".equals(this.store.command("EXISTS", KEYS.lockKey(key)))));
-					this.proxies.forEach(FaultyProxy::heal);
-				});
 		run("the subscriber connections alone blackholed (waiters hear no release)", false,
 				() -> this.proxies.forEach((proxy) -> proxy.connections()
 					.stream()
@@ -177,6 +186,27 @@ class ClockAndNetworkFaultTests {
 
 	@Test
 	@Order(2)
+	void aBlackholedHolderAndAPartitionLoseNoUpdate() throws Exception {
+		Process holder = this.workers.get(0);
+		FaultyProxy holdersLink = this.proxies.get(0);
+		Outcome blackholedHolder = run(
+				"one worker's link blackholed (no close) while it is inside a critical section, until its lease ended and another worker took the lock",
+				true, () -> holdPastTheLease(holder, holdersLink::blackhole, holdersLink::heal));
+		assertThat(blackholedHolder.rejected()).as("the stale holder's late write was fenced").isPositive();
+		assertThat(blackholedHolder.lostLeasesSeen()).as("the stale holder knew it had lost its lease").isPositive();
+		run("every link blackholed until every lease ended in Redis, then healed (recovery: from the heal)", true,
+				() -> {
+					this.proxies.forEach(FaultyProxy::blackhole);
+					await().atMost(TIMEOUT)
+						.alias("every lease ended while no worker reached Redis")
+						.until(() -> Checker.KEYS.stream()
+							.noneMatch((key) -> "1".equals(this.store.command("EXISTS", KEYS.lockKey(key)))));
+					this.proxies.forEach(FaultyProxy::heal);
+				});
+	}
+
+	@Test
+	@Order(3)
 	void clockFaultsOnTheStoreLoseNoUpdate() throws Exception {
 		FakeClock clock = requireClock();
 		Process holder = this.workers.get(1);
@@ -191,7 +221,7 @@ class ClockAndNetworkFaultTests {
 	}
 
 	@Test
-	@Order(3)
+	@Order(4)
 	void fencingTokensUnderServerClockSteps() throws Exception {
 		requireClock();
 		Duration lifetime = FENCE_LIFETIME;
@@ -271,6 +301,7 @@ class ClockAndNetworkFaultTests {
 	}
 
 	private FakeClock requireClock() {
+		assumeTrue(this.version == RedisVersion.BUNDLED, BUNDLED_ONLY);
 		if (this.clock == null) {
 			if ("true".equals(System.getenv("CI"))) {
 				fail(NO_FAKETIME + ", and .ci/run should have installed it");
@@ -479,26 +510,11 @@ class ClockAndNetworkFaultTests {
 				blackhole or a clock jump lasts until its goal was reached), then the fault is taken away.
 				Probes in the test JVM follow the table: single connections cut in ways the workload cannot
 				show, uncontended lock cycles through the delay, and fencing tokens across clock steps.
+				Accepted writes/s follow the machine's load more than the fault; the lock cycles compare latency
+				directly.
 
 				""");
-		report.append("Run of ").append(LocalDate.now()).append(" on ")
-			.append(Runtime.getRuntime().availableProcessors()).append(" cores, Redis ")
-			.append(ReliabilityReport.redisVersion(this.store.command("INFO", "server")))
-			.append((this.clock != null) ? ", under libfaketime" : ", without libfaketime (no clock rows)")
-			.append(", load average ").append(loadAverage())
-			.append(" (accepted writes/s follow the machine's load more than the fault; the lock cycles below"
-					+ " compare latency directly).\n\n");
-		report.append("| fault | critical sections | overlaps (allowed by the model?) | stale reads and writes rejected"
-				+ " | lost updates | lock calls that failed closed | recovery | accepted writes/s"
-				+ " | stale holders that saw their lost lease before writing |\n|---|---|---|---|---|---|---|---|---|\n");
-		for (Outcome outcome : this.outcomes) {
-			report.append(ReliabilityReport.row(outcome))
-				.append(String.format(Locale.ROOT, " %.1f | %d |%n", outcome.writesPerSecond(), outcome.lostLeasesSeen()));
-		}
-		report.append("| **whole run** | ").append(end.getOrDefault("sections", 0L)).append(" | ")
-			.append(end.getOrDefault("overlaps", 0L)).append(" | ").append(end.getOrDefault("rejected", 0L))
-			.append(" | ").append(end.get("accepted") - end.get("sum")).append(" | ")
-			.append(end.getOrDefault("unavailable", 0L)).append(" | | | |\n\n");
+		report.append(runAndTable(end)).append('\n');
 		report.append("| connection probe | result |\n|---|---|\n");
 		this.waiterProbes.forEach((row) -> report.append(row).append('\n'));
 		report.append("""
@@ -541,12 +557,48 @@ class ClockAndNetworkFaultTests {
 				jemalloc's first allocation reads `clock_gettime`, which libfaketime intercepts before it is ready
 				("Cannot recover from unexpected recursive calls to clock_gettime()"): the server hangs at start.
 				The bundled binary builds jemalloc in under the `je_` prefix and leaves `malloc` to glibc, so it runs
-				under libfaketime. The network rows share the clock-faulted server, so they run on 6.2 too; the fault
-				suite above (`FaultSuiteTests`) runs on both versions. Under its
+				under libfaketime. The network rows need no clock fault: the blackholed holder and the partition
+				run on the system's 7.x too (next section, on a server of that version); the other rows and the
+				probes run on 6.2 only, to keep the build short. The fault suite above (`FaultSuiteTests`) runs on
+				both versions. Under its
 				default settings libfaketime also moves `CLOCK_MONOTONIC`, which an NTP
 				step never does, and scales `sleep` and poll timeouts by the clock rate: the suite fakes the wall
 				clock only and emulates a rate by steps.
 				""");
+		return report.toString();
+	}
+
+	/** The line on the blackholed holder and the partition on the system's Redis, and their table. */
+	private String systemRedisReport(Map<String, Long> end) {
+		return """
+				## The blackholed holder and the partition on the system's Redis
+
+				The network rows that cut a holder off and partition the fleet, as above, on the system's
+				`redis-server` (the other rows run on the bundled Redis only: see the end of the section above).
+
+				""" + runAndTable(end);
+	}
+
+	/** The run's line (date, cores, version, load) and its table of faults. */
+	private String runAndTable(Map<String, Long> end) {
+		StringBuilder report = new StringBuilder();
+		report.append("Run of ").append(LocalDate.now()).append(" on ")
+			.append(Runtime.getRuntime().availableProcessors()).append(" cores, Redis ")
+			.append(ReliabilityReport.redisVersion(this.store.command("INFO", "server")))
+			.append((this.clock != null) ? ", under libfaketime"
+					: (this.version == RedisVersion.BUNDLED) ? ", without libfaketime (no clock rows)" : "")
+			.append(", load average ").append(loadAverage()).append(".\n\n");
+		report.append("| fault | critical sections | overlaps (allowed by the model?) | stale reads and writes rejected"
+				+ " | lost updates | lock calls that failed closed | recovery | accepted writes/s"
+				+ " | stale holders that saw their lost lease before writing |\n|---|---|---|---|---|---|---|---|---|\n");
+		for (Outcome outcome : this.outcomes) {
+			report.append(ReliabilityReport.row(outcome))
+				.append(String.format(Locale.ROOT, " %.1f | %d |%n", outcome.writesPerSecond(), outcome.lostLeasesSeen()));
+		}
+		report.append("| **whole run** | ").append(end.getOrDefault("sections", 0L)).append(" | ")
+			.append(end.getOrDefault("overlaps", 0L)).append(" | ").append(end.getOrDefault("rejected", 0L))
+			.append(" | ").append(end.get("accepted") - end.get("sum")).append(" | ")
+			.append(end.getOrDefault("unavailable", 0L)).append(" | | | |\n");
 		return report.toString();
 	}
 

@@ -117,7 +117,11 @@ class FaultSuiteTests {
 					await().atMost(Duration.ofMinutes(1))
 						.alias("the frozen worker's lease ended")
 						.until(() -> !this.store.command("GET", KEYS.lockKey(key)).equals(lease));
+					long lostLeasesSeen = lostLeasesSeen();
 					signal(holder, "CONT");
+					await().atMost(Duration.ofMinutes(1))
+						.alias("the woken worker saw that its lease was lost before it wrote")
+						.until(() -> lostLeasesSeen() > lostLeasesSeen);
 				}), new Fault("redis-server frozen (SIGSTOP) past the TTL", true, () -> {
 					this.store.pause();
 					awaitDown(PAST_THE_TTL);
@@ -152,6 +156,10 @@ class FaultSuiteTests {
 	private void awaitSteadyWrites() {
 		long start = accepted();
 		await().atMost(Duration.ofMinutes(1)).until(() -> accepted() >= start + STEADY_WRITES);
+	}
+
+	private long lostLeasesSeen() {
+		return this.checker.snapshot().getOrDefault("lost-leases-seen", 0L);
 	}
 
 	private long failedClosed() {

@@ -34,6 +34,9 @@ public final class LeaderElection {
 
 	private static final Duration RETRY_INTERVAL = Duration.ofSeconds(1);
 
+	/** The longest lease the engine counts: {@code Long.MAX_VALUE} nanoseconds, 106751 days. */
+	private static final Duration LONGEST_TTL = Duration.ofNanos(Long.MAX_VALUE);
+
 	private final String role;
 
 	private final LockService locks;
@@ -58,6 +61,9 @@ public final class LeaderElection {
 		}
 		if (ttl.compareTo(Duration.ofSeconds(1)) < 0) {
 			throw new IllegalArgumentException("ttl must be at least 1s, was " + ttl);
+		}
+		if (ttl.compareTo(LONGEST_TTL) > 0) {
+			throw new IllegalArgumentException("ttl must be at most " + LONGEST_TTL.toDays() + "d, was " + ttl);
 		}
 		this.role = role;
 		this.locks = locks;

@@ -1,5 +1,6 @@
 package dev.locksmith.leader.autoconfigure;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,6 +11,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
@@ -37,9 +39,22 @@ public final class LocksmithLeaderAutoConfiguration {
 			ObjectProvider<LeaderElection> declared, ApplicationEventPublisher events) {
 		List<LeaderElection> elections = new ArrayList<>(declared.orderedStream().toList());
 		for (String role : properties.getRoles()) {
-			elections.add(new LeaderElection(role, lockService, properties.getTtl(), events));
+			elections.add(election(role, lockService, properties.getTtl(), events));
 		}
 		return new LeaderElections(elections);
+	}
+
+	/** The election of a configured role; a role or ttl it rejects is reported as Boot reports an invalid property. */
+	private static LeaderElection election(String role, LockService lockService, Duration ttl,
+			ApplicationEventPublisher events) {
+		try {
+			return new LeaderElection(role, lockService, ttl, events);
+		}
+		catch (IllegalArgumentException ex) {
+			throw role.isBlank() ? new InvalidConfigurationPropertyValueException("locksmith.leader.roles", role,
+					ex.getMessage()) : new InvalidConfigurationPropertyValueException("locksmith.leader.ttl", ttl,
+							ex.getMessage());
+		}
 	}
 
 	@Bean
