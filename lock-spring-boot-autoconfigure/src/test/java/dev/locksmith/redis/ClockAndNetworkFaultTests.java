@@ -63,6 +63,9 @@ class ClockAndNetworkFaultTests {
 
 	private static final Duration TIMEOUT = Duration.ofMinutes(1);
 
+	/** How long three worker JVMs may take to start and write steadily on a busy machine. */
+	private static final Duration STARTUP = Duration.ofMinutes(3);
+
 	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
 
 	private static final Duration FENCE_LIFETIME = ScriptArguments.FENCE_COUNTER_LIFETIME;
@@ -118,7 +121,7 @@ class ClockAndNetworkFaultTests {
 				.redirectOutput(Files.createTempFile("fenced-worker-", ".log").toFile())
 				.start());
 		}
-		await().atMost(TIMEOUT).until(() -> accepted() >= STEADY_WRITES);
+		await().atMost(STARTUP).until(() -> accepted() >= STEADY_WRITES);
 	}
 
 	@AfterParameterizedClassInvocation
