@@ -64,8 +64,8 @@ final class ScriptCalls {
 	/**
 	 * Whether Redis refused a script because its slot is migrating: {@code TRYAGAIN} when only some of
 	 * its keys have moved, or a "non local key" when a command of the script found a key gone. The
-	 * scripts touch no key after deleting it, so the second comes before any write too (see
-	 * {@code free} in hand-on.lua), and sending the script again is safe.
+	 * scripts touch no key after a command that may have deleted it, so the second comes before any
+	 * write too (see the head of hand-on.lua), and sending the script again is safe.
 	 */
 	private static boolean isRefusedBeforeRunning(Throwable cause) {
 		String message = String.valueOf(cause.getMessage());

@@ -22,24 +22,36 @@ local owner, lease, fenceLifetime, queueFor, claimLease, channel =
 local share = shareOf(owner)
 local nowMillis, nowMicros = serverTime()
 local holder = redis.call('GET', lock)
+-- Whether this call served the queue: that took the caller out when it granted it, and may have emptied
+-- the queue. The lock is free only when its key is absent, which a migrating slot refuses before running.
+local served = false
 if not holder and redis.call('EXISTS', queue) == 1 then
   holder = handOn(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, owner)
+  served = true
+end
+if holder and holder ~= share and limitOf(holder) > 0 and limitOf(share) > 0 then
+  return {-1, limitOf(holder)}
 end
 local admitted = not holder
 if holder == share then
-  -- Serves the waiters ahead first, the caller among them when it stands in the queue.
-  local waiting = redis.call('ZSCORE', holders, owner) == false
-      and grantShares(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, share, nowMillis,
-          nowMicros, owner)
-  local limit = limitOf(share)
   admitted = redis.call('ZSCORE', holders, owner) ~= false
-      or (not waiting and (limit == 0 or redis.call('ZCARD', holders) < limit))
-elseif holder and limitOf(holder) > 0 and limitOf(share) > 0 then
-  return {-1, limitOf(holder)}
+  if not admitted then
+    -- Serves the waiters ahead first, the caller among them: it stands in the queue before serving it
+    -- could empty it (see hand-on.lua).
+    if queueFor > 0 and redis.call('EXISTS', queue) == 1 then
+      stand(queue, deadlines, owner, nowMillis + queueFor, 'RPUSH', queueFor)
+    end
+    local waiting, count = grantShares(fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, share,
+        nowMillis, nowMicros, owner)
+    local limit = limitOf(share)
+    admitted = redis.call('ZSCORE', holders, owner) ~= false
+        or (not waiting and (limit == 0 or count < limit))
+    served = true
+  end
 end
 if admitted then
   redis.call('ZADD', holders, nowMillis + lease, owner)
-  if redis.call('HDEL', deadlines, owner) == 1 then
+  if not served and redis.call('HDEL', deadlines, owner) == 1 then
     redis.call('LREM', queue, 0, owner)
   end
   keepShared(lock, holders, share, nowMillis)
@@ -48,8 +60,11 @@ end
 if queueFor > 0 then
   stand(queue, deadlines, owner, nowMillis + queueFor, 'RPUSH', queueFor)
 end
-local first = redis.call('ZRANGE', holders, 0, 0, 'WITHSCORES')[2]
-if holder == share and first then
-  return {0, 1, math.max(0, tonumber(first) - nowMillis), tonumber(redis.call('GET', fence) or '0')}
+local fenced = tonumber(redis.call('GET', fence) or '0')
+if holder == share then
+  local first = redis.call('ZRANGEBYSCORE', holders, liveFrom(nowMillis), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)[2]
+  keepShared(lock, holders, share, nowMillis)
+  -- -2, as PTTL answers for a deleted key, when no share is left and keepShared deleted the lock
+  return {0, 1, first and (tonumber(first) - nowMillis) or -2, fenced}
 end
-return {0, 1, redis.call('PTTL', lock), tonumber(redis.call('GET', fence) or '0')}
+return {0, 1, redis.call('PTTL', lock), fenced}

@@ -17,11 +17,14 @@ for i = 1, #KEYS / 2 do
   if redis.call('GET', lock) ~= share or leaseEnd <= nowMillis then
     extended[i] = 0
   else
+    local newEnd = nowMillis + tonumber(ARGV[3 * i - 1])
     if ARGV[3 * i] == '1' then
+      -- added before the holder's own entry goes, so that the holders never empty (see hand-on.lua)
+      redis.call('ZADD', holders, newEnd, owner .. '+released')
       redis.call('ZREM', holders, owner)
-      owner = owner .. '+released'
+    else
+      redis.call('ZADD', holders, newEnd, owner)
     end
-    redis.call('ZADD', holders, nowMillis + tonumber(ARGV[3 * i - 1]), owner)
     keepShared(lock, holders, share, nowMillis)
     extended[i] = 1
   end

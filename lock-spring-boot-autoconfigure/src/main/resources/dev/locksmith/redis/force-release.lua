@@ -12,6 +12,9 @@
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0
 end
-redis.call('DEL', KEYS[5])
-free(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[3], ARGV[1], ARGV[2])
+-- Every share's lease ends now.
+for _, holder in ipairs(redis.call('ZRANGE', KEYS[5], 0, -1)) do
+  redis.call('ZADD', KEYS[5], 0, holder)
+end
+freeShared(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[3], ARGV[1], ARGV[2])
 return 1

@@ -10,6 +10,16 @@
 -- holders keeps each holder's owner token scored by the end of its own lease, in server milliseconds;
 -- the lock lives as long as its longest share. A freed lock whose first waiter asks for a share goes to
 -- every waiter for that share up to the next other waiter (and the permit count), in one call.
+--
+-- No script is cut in half by a slot migration. On the node a slot migrates from, a script runs only when
+-- every key it names exists there (else Redis answers TRYAGAIN or ASK before it starts), but a key it
+-- deletes then counts as moved: the next command on that key fails the script halfway ("non local key"),
+-- and Redis keeps what the commands before it did. So no script touches a key after a command that may
+-- have deleted it: a DEL, a ZREM or ZREMRANGEBYSCORE that may empty the holders, an LREM or HDEL that may
+-- empty the queue. A lock is overwritten before it could be deleted, never deleted and set again; a
+-- share's lease ends by scoring it now, and the ended ones are dropped last (keepShared); a caller stands
+-- in the queue before serving it could empty it. A migration can then refuse a script, which the caller
+-- sends again, but never cut it in half.
 
 -- The server's clock in milliseconds, and in microseconds.
 local function serverTime()
@@ -57,34 +67,43 @@ local function shareOf(owner)
   return string.match(owner, '^(@read)/') or string.match(owner, '^(@permits=%d+)/')
 end
 
+-- Whether a lock's value is a share, '@read' or '@permits=<n>', rather than one owner's token.
+local function isShare(value)
+  return value == '@read' or string.match(value, '^@permits=%d+$') ~= nil
+end
+
 -- How many holders a share admits: its permit count, or 0 for readers, who have no limit.
 local function limitOf(share)
   return tonumber(string.match(share, '^@permits=(%d+)$') or '0')
 end
 
--- Sets a shared lock to live as long as its longest share, or deletes it when no share is left.
--- Returns whether shares are left.
+-- The lowest score of a holder whose lease still runs at nowMillis, for ZCOUNT and ZRANGEBYSCORE.
+local function liveFrom(nowMillis)
+  return string.format('(%.0f', nowMillis)
+end
+
+-- Sets a shared lock to live as long as its longest share and drops the shares whose lease ended, or
+-- deletes the lock and its holders when no share is left: the last command on either key.
 local function keepShared(lock, holders, share, nowMillis)
-  local longest = redis.call('ZRANGE', holders, -1, -1, 'WITHSCORES')[2]
-  if not longest then
+  local longest = tonumber(redis.call('ZRANGE', holders, -1, -1, 'WITHSCORES')[2] or '0')
+  if longest <= nowMillis then
     redis.call('DEL', lock, holders)
-    return false
+    return
   end
-  local left = math.max(1, tonumber(longest) - nowMillis)
-  redis.call('SET', lock, share, 'PX', left)
-  redis.call('PEXPIRE', holders, left)
-  return true
+  redis.call('ZREMRANGEBYSCORE', holders, '-inf', nowMillis)
+  redis.call('SET', lock, share, 'PX', longest - nowMillis)
+  redis.call('PEXPIRE', holders, longest - nowMillis)
 end
 
 -- Grants the share to waiters from the head of the queue, in order, up to the first live waiter for
 -- something else and while permits are left, each under the claim lease with its own fencing token,
 -- published to it; the caller is granted without either, as its own script answers it. Holders whose
--- lease ended are dropped first. Returns whether a live waiter is left that could not be granted.
-local function grantShares(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, share,
+-- lease ended are not counted; the caller drops them with keepShared. Returns whether a live waiter is
+-- left that could not be granted, and how many holders' leases run now.
+local function grantShares(fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, share,
     nowMillis, nowMicros, caller)
-  redis.call('ZREMRANGEBYSCORE', holders, '-inf', nowMillis)
   local limit = limitOf(share)
-  local count = redis.call('ZCARD', holders)
+  local count = redis.call('ZCOUNT', holders, liveFrom(nowMillis), '+inf')
   local waiting = false
   for _, waiter in ipairs(redis.call('LRANGE', queue, 0, -1)) do
     local deadline = tonumber(redis.call('HGET', deadlines, waiter) or '0')
@@ -105,8 +124,7 @@ local function grantShares(lock, fence, queue, deadlines, holders, channel, clai
       end
     end
   end
-  keepShared(lock, holders, share, nowMillis)
-  return waiting
+  return waiting, count
 end
 
 -- Finds who may take the free lock: the first live waiter that is not parked, or the caller (nil for
@@ -123,8 +141,9 @@ local function handOn(lock, fence, queue, deadlines, holders, channel, claimLeas
     local deadline = tonumber(redis.call('HGET', deadlines, waiter) or '0')
     local share = shareOf(waiter)
     if share and (waiter == caller or deadline > nowMillis) then
-      grantShares(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, share, nowMillis,
-          nowMicros, caller)
+      grantShares(fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, share, nowMillis, nowMicros,
+          caller)
+      keepShared(lock, holders, share, nowMillis)
       return share
     elseif waiter == caller then
       return caller
@@ -143,15 +162,20 @@ local function handOn(lock, fence, queue, deadlines, holders, channel, claimLeas
 end
 
 -- Frees a lock the script found set: hands it on, or deletes it when nobody but parked waiters waits.
--- The lock is overwritten before it could be deleted, never deleted and then set again. On the node a
--- slot migrates from, a script runs only when all its keys exist there (else Redis answers TRYAGAIN or
--- ASK before it starts), but a key it deletes then counts as moved: the next command on that key fails
--- the script halfway ("non local key"), and Redis keeps what the commands before it did. So no script
--- touches a key after a command that may have deleted it (a DEL, or an LREM or HDEL that empties a
--- queue), and every script that frees a lock ends its work on the lock key with this; a migration can
--- then refuse a script, which the caller sends again, but never cut it in half.
+-- Every script that frees an exclusive lock ends its work on the lock's keys with this.
 local function free(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime)
   if not handOn(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime) then
     redis.call('DEL', lock)
+  end
+end
+
+-- Frees a lock whatever holds it, once every share it has (if any) has ended: hands it on, and deletes
+-- what is left of its holders unless it went to waiters for a share, whose grant dropped the ended ones.
+local function freeShared(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime)
+  local next = handOn(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime)
+  if not next then
+    redis.call('DEL', lock, holders)
+  elseif not isShare(next) then
+    redis.call('DEL', holders)
   end
 end

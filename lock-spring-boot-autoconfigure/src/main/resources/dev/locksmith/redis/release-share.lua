@@ -14,19 +14,32 @@
 local lock, fence, queue, deadlines, holders = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local owner, claimLease, fenceLifetime, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local share = shareOf(owner)
+-- A waiter that gives up may leave the queue empty, and then nothing may touch it (see hand-on.lua).
+local queued = true
 if redis.call('HDEL', deadlines, owner) == 1 then
+  queued = redis.call('LLEN', queue) > 1
   redis.call('LREM', queue, 0, owner)
 end
 if redis.call('GET', lock) ~= share then
   return 0
 end
 local nowMillis, nowMicros = serverTime()
-local released = redis.call('ZREM', holders, owner)
-redis.call('ZREMRANGEBYSCORE', holders, '-inf', nowMillis)
-if redis.call('ZCARD', holders) == 0 then
-  redis.call('DEL', lock, holders)
-  handOn(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime)
-else
-  grantShares(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, share, nowMillis, nowMicros)
+local released = 0
+if redis.call('ZSCORE', holders, owner) then
+  -- Its lease ends now: it is dropped with the others that ended.
+  redis.call('ZADD', holders, nowMillis, owner)
+  released = 1
 end
+if redis.call('ZCOUNT', holders, liveFrom(nowMillis), '+inf') == 0 then
+  if queued then
+    freeShared(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime)
+  else
+    redis.call('DEL', lock, holders)
+  end
+  return released
+end
+if queued then
+  grantShares(fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, share, nowMillis, nowMicros)
+end
+keepShared(lock, holders, share, nowMillis)
 return released

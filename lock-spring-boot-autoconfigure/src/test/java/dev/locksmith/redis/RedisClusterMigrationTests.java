@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -15,6 +17,7 @@ import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -25,7 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockBackend.AcquireResult;
+import dev.locksmith.core.LockBackend.LeaseExtension;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.internal.StoreBusyException;
@@ -229,34 +235,109 @@ class RedisClusterMigrationTests {
 	}
 
 	@Test
-	void aReleaseInAMigratingSlotThatStillHasAllItsKeysIsNotCutInHalf() throws Exception {
+	void anExclusiveReleaseInAMigratingSlotIsRefusedBeforeItRunsAndHandsTheLockOnOnceTheSlotMoved() throws Exception {
 		String key = "whole";
-		LettuceConnectionFactory connections = cluster.connectionFactory();
-		RedisLockBackend backend = new RedisLockBackend(connections, KEYS, CLAIM_LEASE);
-		this.resources.add(0, connections::destroy);
-		this.resources.add(0, backend);
-		assertThat(backend.tryAcquire(List.of(key), "holder", LONG, LONG).get().acquired()).isTrue();
-		assertThat(backend.tryAcquire(List.of(key), "waiter", LONG, LONG).get().acquired()).isFalse();
+		RedisLockBackend backend = held(key, "holder", "waiter");
 
 		Migration migration = Migration.begin(key, null);
-		CompletableFuture<Integer> duringMigration = backend.release(List.of(key), "holder");
-		// Its share holders' key exists only while shares are held: Redis may refuse the script before it runs.
-		Integer released = duringMigration.handle((count, failure) -> {
-			assertThat(failure).as("refused before it ran, or ran whole").satisfiesAnyOf((refusal) -> assertThat(refusal).isNull(),
-					(refusal) -> assertThat(refusal).hasCauseInstanceOf(StoreBusyException.class));
-			return count;
-		}).get(10, TimeUnit.SECONDS);
-		if (released == null) {
-			assertThat(this.redis.opsForValue().get(KEYS.lockKey(key))).as("a refused release changed nothing")
-				.isEqualTo("holder");
-		}
+		// An exclusive lock has no share holders' key, which the release names: Redis refuses it for the whole
+		// window, before it runs. The share tests below run scripts in a migrating slot.
+		assertThat(backend.release(List.of(key), "holder")).failsWithin(Duration.ofSeconds(10))
+			.withThrowableThat()
+			.withCauseInstanceOf(StoreBusyException.class)
+			.withMessageContaining("TRYAGAIN");
+		assertThat(this.redis.opsForValue().get(KEYS.lockKey(key))).as("a refused release changed nothing")
+			.isEqualTo("holder");
 		migration.finish();
-		if (released == null) {
-			released = backend.release(List.of(key), "holder").get(10, TimeUnit.SECONDS);
-		}
 
-		assertThat(released).isOne();
+		assertThat(backend.release(List.of(key), "holder").get(10, TimeUnit.SECONDS)).isOne();
 		assertThat(this.redis.opsForValue().get(KEYS.lockKey(key))).as("handed to the waiter").isEqualTo("waiter");
+		assertThat(queued(key)).isZero();
+	}
+
+	@Test
+	void readLocksReleasedInAMigratingSlotThatStillHasAllTheLocksKeysHandItToTheQueuedWriterWhole() throws Exception {
+		String key = "read-mostly";
+		DefaultLockService readers = newService();
+		LockOptions read = LockOptions.ofTtl(LONG).withMode(LockMode.READ);
+		List<LockHandle> reads = List.of(readers.tryAcquire(key, read).orElseThrow(),
+				readers.tryAcquire(key, read).orElseThrow());
+		DefaultLockService writers = newService();
+		CompletableFuture<Optional<LockHandle>> writer = CompletableFuture.supplyAsync(() -> acquire(writers, key));
+		await().atMost(Duration.ofSeconds(10)).until(() -> queued(key) == 1);
+		List<String> logged = storeCallsLog();
+		RedisServer source = cluster.nodeServing(KEYS.lockKey(key));
+
+		whileMigrating(key, allKeys(key), () -> {
+			reads.forEach(LockHandle::close);
+			return assertThat(source.command("GET", KEYS.lockKey(key)))
+				.as("handed to the writer on the node the slot migrates from: the releases ran there, whole")
+				.isNotEmpty()
+				.doesNotStartWith("@");
+		});
+		// The writer took the hand-over, or its claim may have lapsed and it asked again once the slot moved.
+		LockHandle written = writer.get(10, TimeUnit.SECONDS).orElseThrow();
+		assertThat(logged).as("no release failed or was sent again").isEmpty();
+		assertThat(written.isHeld()).isTrue();
+		written.close();
+		assertThat(this.redis.hasKey(KEYS.lockKey(key))).isFalse();
+		assertThat(queued(key)).isZero();
+	}
+
+	@Test
+	void aPermitWaiterGrantedFromTheQueueItEmptiesInAMigratingSlotIsNotCutInHalf() throws Exception {
+		String key = "permit-granted";
+		RedisLockBackend backend = newBackend();
+		assertThat(acquire(backend, key, "@permits=2/holder", LONG).acquired()).isTrue();
+		assertThat(acquire(backend, key, "@permits=2/crashed", Duration.ofMillis(300)).acquired()).isTrue();
+		assertThat(acquire(backend, key, "@permits=2/waiter", LONG).acquired()).isFalse();
+		await().atMost(Duration.ofSeconds(10)).until(() -> leaseEnded(key, "@permits=2/crashed"));
+
+		// The crashed holder's permit is free: the waiter, asking again, takes it from the queue, which empties.
+		assertThat(whileMigrating(key, allKeys(key), () -> acquire(backend, key, "@permits=2/waiter", LONG).acquired()))
+			.isTrue();
+		assertThat(holders(key))
+			.containsExactlyInAnyOrder("@permits=2/holder", "@permits=2/waiter");
+		assertThat(queued(key)).isZero();
+	}
+
+	@Test
+	void theOnlyPermitWaiterGivingUpInAMigratingSlotIsNotCutInHalf() throws Exception {
+		String key = "permit-left";
+		RedisLockBackend backend = held(key, "@permits=1/holder", "@permits=1/waiter");
+
+		assertThat(whileMigrating(key, allKeys(key),
+				() -> backend.release(List.of(key), "@permits=1/waiter").get(10, TimeUnit.SECONDS)))
+			.isZero();
+		assertThat(this.redis.opsForValue().get(KEYS.lockKey(key))).isEqualTo("@permits=1");
+		assertThat(holders(key)).containsExactly("@permits=1/holder");
+		assertThat(queued(key)).isZero();
+	}
+
+	@Test
+	void theOnlyReadersLastLeaseInAMigratingSlotIsNotCutInHalf() throws Exception {
+		String key = "last-lease";
+		RedisLockBackend backend = held(key, "@read/only");
+
+		LeaseExtension last = new LeaseExtension(key, "@read/only", LONG, true);
+		assertThat(whileMigrating(key, List.of(KEYS.lockKey(key), KEYS.holdersKey(key)),
+				() -> backend.extend(List.of(last)).get(0).get(10, TimeUnit.SECONDS)))
+			.isTrue();
+		assertThat(holders(key)).containsExactly("@read/only+released");
+		assertThat(backend.extend(List.of(last)).get(0).get(10, TimeUnit.SECONDS)).as("no later extension lengthens it")
+			.isFalse();
+	}
+
+	@Test
+	void aForcedReleaseOfFullPermitsInAMigratingSlotHandsThemToTheWaiterWhole() throws Exception {
+		String key = "permits-forced";
+		held(key, "@permits=1/holder", "@permits=1/waiter");
+		LettuceConnectionFactory connections = cluster.connectionFactory();
+		this.resources.add(0, connections::destroy);
+		RedisLockAdministration administration = new RedisLockAdministration(connections, KEYS, CLAIM_LEASE);
+
+		assertThat(whileMigrating(key, allKeys(key), () -> administration.forceRelease(key))).isTrue();
+		assertThat(holders(key)).containsExactly("@permits=1/waiter");
 		assertThat(queued(key)).isZero();
 	}
 
@@ -264,26 +345,7 @@ class RedisClusterMigrationTests {
 	void aReleaseRefusedPastTheRedisTimeoutIsSentAgainInTheBackgroundUntilItSucceeds() throws Exception {
 		String key = "retried";
 		LockHandle held = newService(Duration.ofMillis(100)).tryAcquire(key, LockOptions.ofTtl(LONG)).orElseThrow();
-		Logger storeCalls = Logger.getLogger("dev.locksmith.core.StoreCalls");
-		List<String> logged = new CopyOnWriteArrayList<>();
-		Handler handler = new Handler() {
-
-			@Override
-			public void publish(LogRecord record) {
-				logged.add(record.getLevel() + " " + record.getMessage());
-			}
-
-			@Override
-			public void flush() {
-			}
-
-			@Override
-			public void close() {
-			}
-
-		};
-		storeCalls.addHandler(handler);
-		this.resources.add(() -> storeCalls.removeHandler(handler));
+		List<String> logged = storeCallsLog();
 
 		Migration migration = Migration.begin(key, KEYS.fenceKey(key));
 		held.close();
@@ -324,11 +386,95 @@ class RedisClusterMigrationTests {
 		return service;
 	}
 
+	private RedisLockBackend newBackend() {
+		LettuceConnectionFactory connections = cluster.connectionFactory();
+		RedisLockBackend backend = new RedisLockBackend(connections, KEYS, CLAIM_LEASE);
+		this.resources.add(0, connections::destroy);
+		this.resources.add(0, backend);
+		return backend;
+	}
+
+	/** A backend through which {@code holder} took {@code key}'s lock and each of {@code waiters} queued for it. */
+	private RedisLockBackend held(String key, String holder, String... waiters) throws Exception {
+		RedisLockBackend backend = newBackend();
+		assertThat(acquire(backend, key, holder, LONG).acquired()).isTrue();
+		for (String waiter : waiters) {
+			assertThat(acquire(backend, key, waiter, LONG).acquired()).isFalse();
+		}
+		return backend;
+	}
+
+	private static AcquireResult acquire(RedisLockBackend backend, String key, String ownerToken, Duration ttl)
+			throws Exception {
+		return backend.tryAcquire(List.of(key), ownerToken, ttl, LONG).get(10, TimeUnit.SECONDS);
+	}
+
+	/**
+	 * Runs {@code script} while the slot of {@code key}'s lock migrates and every key it names is still on the
+	 * node the slot migrates from, so that Redis runs its scripts there instead of refusing them (the backend
+	 * would throw a refusal); then moves the slot.
+	 */
+	private static <T> T whileMigrating(String key, List<String> named, Callable<T> script) throws Exception {
+		RedisServer source = cluster.nodeServing(KEYS.lockKey(key));
+		Migration migration = Migration.begin(key, null);
+		try {
+			assertThat(source.command(Stream.concat(Stream.of("EXISTS"), named.stream()).toArray(String[]::new)))
+				.as("every key the script names, on the node the slot migrates from")
+				.isEqualTo(Integer.toString(named.size()));
+			return script.call();
+		}
+		finally {
+			migration.finish();
+		}
+	}
+
+	private static List<String> allKeys(String key) {
+		return List.of(KEYS.lockKey(key), KEYS.fenceKey(key), KEYS.queueKey(key), KEYS.deadlinesKey(key),
+				KEYS.holdersKey(key));
+	}
+
+	/** Whether the share of {@code ownerToken} has ended by the clock of the node that serves {@code key}. */
+	private boolean leaseEnded(String key, String ownerToken) {
+		String[] time = cluster.nodeServing(KEYS.lockKey(key)).command("TIME").split("\n");
+		long nowMillis = Long.parseLong(time[0]) * 1000 + Long.parseLong(time[1]) / 1000;
+		Double leaseEnd = this.redis.opsForZSet().score(KEYS.holdersKey(key), ownerToken);
+		return leaseEnd != null && leaseEnd <= nowMillis;
+	}
+
+	/** What the engine's store calls log from now on, as level and message. */
+	private List<String> storeCallsLog() {
+		Logger storeCalls = Logger.getLogger("dev.locksmith.core.StoreCalls");
+		List<String> logged = new CopyOnWriteArrayList<>();
+		Handler handler = new Handler() {
+
+			@Override
+			public void publish(LogRecord record) {
+				logged.add(record.getLevel() + " " + record.getMessage());
+			}
+
+			@Override
+			public void flush() {
+			}
+
+			@Override
+			public void close() {
+			}
+
+		};
+		storeCalls.addHandler(handler);
+		this.resources.add(() -> storeCalls.removeHandler(handler));
+		return logged;
+	}
+
 	private Thread start(Runnable work) {
 		Thread thread = new Thread(work, "migration-test-" + this.threads.size());
 		this.threads.add(thread);
 		thread.start();
 		return thread;
+	}
+
+	private @Nullable Set<String> holders(String key) {
+		return this.redis.opsForZSet().range(KEYS.holdersKey(key), 0, -1);
 	}
 
 	private long queued(String key) {
