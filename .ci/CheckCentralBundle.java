@@ -17,7 +17,8 @@ import org.w3c.dom.Node;
  * Checks that a Central bundle holds what Maven Central requires of each published module: the pom with
  * name, description, url, licenses, developers and scm (its own or its parent's, which is in the bundle
  * too), the jar, -sources.jar and -javadoc.jar, an .md5 and .sha1 for each file, and an .asc for each when
- * signing is on; and that the modules that are not published are not in it.
+ * signing is on; that a published module has no other file there (no -tests.jar); and that the modules
+ * that are not published are not in it.
  * Usage: java .ci/CheckCentralBundle.java BUNDLE.zip VERSION [--signed]
  */
 public class CheckCentralBundle {
@@ -74,6 +75,14 @@ public class CheckCentralBundle {
 				}
 				needed.stream().filter((name) -> !entries.containsKey(name)).forEach((name) -> problems.add("missing " + name));
 			}
+		}
+		for (String module : PUBLISHED) {
+			String prefix = GROUP + module + "/" + version + "/" + module + "-" + version;
+			List<String> expected = List.of(prefix + ".pom", prefix + ".jar", prefix + "-sources.jar", prefix + "-javadoc.jar");
+			entries.keySet().stream().filter((name) -> name.startsWith(GROUP + module + "/") && !name.endsWith("/"))
+				.filter((name) -> !expected.contains(name.replaceFirst("\\.(md5|sha1|sha256|sha512|asc)$", "")))
+				.forEach((name) -> problems.add("not to be published, but in the bundle: " + name
+						+ (name.contains("-tests.jar") ? " (a test jar: nothing outside the build needs it)" : "")));
 		}
 		for (String module : NOT_PUBLISHED) {
 			entries.keySet().stream().filter((name) -> name.startsWith(GROUP + module + "/") && !name.endsWith("/"))

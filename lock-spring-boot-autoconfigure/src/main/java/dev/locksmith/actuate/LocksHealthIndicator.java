@@ -17,12 +17,13 @@ import dev.locksmith.core.LockUnavailableException;
 /**
  * The {@code locks} health contributor: UP while the store answers for locking, DOWN when it does
  * not, with the reason an operator can act on ({@code connection refused}, {@code timed out after 2s},
- * {@code no quorum (1 of 3)}). A lost lease alone turns it DOWN only when configured to. Details:
- * store (and the state of each of its servers when it has several), held locks, and in {@code heldByMode}
- * how many of them are {@code write} locks, {@code read} locks and {@code permits} (the values of the
- * observations' {@code mode} tag; always all three), leases lost since
- * start and the last loss, and what the store adds, such as the topology of a Redis Cluster as the
- * connection sees it or the Redlock servers' clock offsets; a warning there keeps it UP.
+ * {@code no quorum (1 of 3)}, {@code busy: 4 earlier calls still wait for the store}). A lost lease
+ * alone turns it DOWN only when configured to. Details: store (and the state of each of its servers
+ * when it has several), held locks, and in {@code heldByMode} how many of them are {@code write} locks,
+ * {@code read} locks and {@code permits} (the values of the observations' {@code mode} tag; always all
+ * three), leases lost since start and the last loss, and what the store adds, such as the topology of a
+ * Redis Cluster as the connection sees it or the Redlock servers' clock offsets; a warning there keeps
+ * it UP.
  *
  * @since 0.1.0
  */
@@ -64,13 +65,13 @@ public final class LocksHealthIndicator extends AbstractHealthIndicator {
 			builder.withDetail("lastLostLeaseAt", this.lostLeases.lastLoss());
 		}
 		builder.withDetail("store", this.administration.storeDescription());
-		Map<String, String> nodes = this.administration.nodeStates();
-		if (!nodes.isEmpty()) {
-			builder.withDetail("nodes", nodes);
-		}
-		builder.withDetails(this.administration.storeDetails());
-		builder.withDetails(this.storeDetails.get());
 		try {
+			Map<String, String> nodes = this.administration.nodeStates();
+			if (!nodes.isEmpty()) {
+				builder.withDetail("nodes", nodes);
+			}
+			builder.withDetails(this.administration.storeDetails());
+			builder.withDetails(this.storeDetails.get());
 			this.administration.ping();
 		}
 		catch (LockUnavailableException ex) {

@@ -64,7 +64,10 @@ final class RedlockLockAdministration implements LockAdministration, AutoCloseab
 		}, "ping");
 	}
 
-	/** {@code UP}, or {@code DOWN (timed out)} or {@code DOWN (failed (<error>))}, for each server by {@code host:port}. */
+	/**
+	 * {@code UP}, or {@code DOWN} with the reason in an operator's words ({@code DOWN (connection refused)},
+	 * {@code DOWN (timed out after 2s)}), for each server by {@code host:port}.
+	 */
 	@Override
 	public Map<String, String> nodeStates() {
 		Map<String, String> states = new LinkedHashMap<>();

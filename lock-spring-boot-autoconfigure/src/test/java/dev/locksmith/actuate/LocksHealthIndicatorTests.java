@@ -1,6 +1,14 @@
 package dev.locksmith.actuate;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -75,6 +83,35 @@ class LocksHealthIndicatorTests {
 	}
 
 	@Test
+	void healthChecksPilingUpOnASilentRedisSayTheyAreBusyOrTimedOutInWords() {
+		// 4 administration calls wait for the store at once: 8 checks leave at least 4 without a thread
+		int checks = 8;
+		try (RedisServer own = RedisServer.start()) {
+			contexts.runner().withPropertyValues("spring.data.redis.port=" + own.port(), "locksmith.redis-timeout=300ms")
+				.run((context) -> {
+					LocksHealthIndicator health = context.getBean(LocksHealthIndicator.class);
+					// the first check connects, which on a loaded machine may take longer than 300ms
+					await().atMost(Duration.ofSeconds(10)).until(() -> health.health().getStatus().equals(Status.UP));
+					own.pause();
+					List<Health> answers;
+					try {
+						answers = atOnce(checks, health::health);
+					}
+					finally {
+						own.resume();
+					}
+					assertThat(answers).extracting(Health::getStatus).containsOnly(Status.DOWN);
+					assertThat(answers).extracting((answer) -> answer.getDetails().get("error"))
+						.containsOnly("timed out after 300ms", "busy: 4 earlier calls still wait for the store")
+						.filteredOn("busy: 4 earlier calls still wait for the store"::equals)
+						.hasSizeGreaterThanOrEqualTo(checks - 4);
+					assertThat(answers).extracting((answer) -> answer.getDetails().toString())
+						.noneMatch((details) -> details.contains("Exception"));
+				});
+		}
+	}
+
+	@Test
 	void anUnrenewedLeaseThatEndedLeavesTheHealthCountAndTheEndpoint() {
 		contexts.runner().run((context) -> {
 			LocksHealthIndicator health = context.getBean(LocksHealthIndicator.class);
@@ -106,6 +143,26 @@ class LocksHealthIndicatorTests {
 			loseALease(context.getBean(LockService.class));
 			await().atMost(Duration.ofSeconds(10)).until(() -> indicator.health().getStatus().equals(Status.DOWN));
 		});
+	}
+
+	/** Runs {@code count} calls of {@code call} at the same moment, each on its own thread, and their answers. */
+	private static <T> List<T> atOnce(int count, Callable<T> call) throws Exception {
+		CyclicBarrier start = new CyclicBarrier(count);
+		ExecutorService threads = Executors.newFixedThreadPool(count);
+		try {
+			List<Future<T>> answers = threads.invokeAll(IntStream.range(0, count).<Callable<T>>mapToObj((i) -> () -> {
+				start.await();
+				return call.call();
+			}).toList());
+			List<T> values = new ArrayList<>();
+			for (Future<T> answer : answers) {
+				values.add(answer.get());
+			}
+			return values;
+		}
+		finally {
+			threads.shutdownNow();
+		}
 	}
 
 	/** Holds a lock named "report" with a short renewed lease until renewal ran, then deletes it behind its back. */

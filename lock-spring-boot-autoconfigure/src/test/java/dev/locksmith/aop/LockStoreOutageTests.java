@@ -3,6 +3,7 @@ package dev.locksmith.aop;
 import java.time.Duration;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -93,6 +94,17 @@ class LockStoreOutageTests {
 	}
 
 	@Test
+	void aSkipJobThrowsLockUnavailableWhenRedisIsDownRatherThanSkipping() {
+		this.runner.run((context) -> {
+			Reports reports = context.getBean(Reports.class);
+			assertThat(reports.nightlyExport()).isEqualTo("exported");
+			this.redis.stop();
+			assertThatExceptionOfType(LockUnavailableException.class).isThrownBy(reports::nightlyExport)
+				.withMessageStartingWith("Lock 'nightly-export' is unavailable for Reports.nightlyExport()");
+		});
+	}
+
+	@Test
 	void aRefusedConnectionFailsWithoutWaitingForTheRedisTimeoutOnceTheClientKnowsItIsDown() {
 		this.runner.run((context) -> {
 			Reports reports = context.getBean(Reports.class);
@@ -130,7 +142,7 @@ class LockStoreOutageTests {
 
 	}
 
-	/** A keyless scheduled-style job and a keyed one. */
+	/** Keyless scheduled-style jobs, one that throws and one that skips when busy, and a keyed one. */
 	static class Reports {
 
 		@DistributedLock(name = "stock-report", onBusy = OnBusy.THROW, waitTime = "0s")
@@ -139,6 +151,11 @@ class LockStoreOutageTests {
 
 		@DistributedLock(key = "#customer", waitTime = "0s")
 		public void invoice(String customer) {
+		}
+
+		@DistributedLock(name = "nightly-export", onBusy = OnBusy.SKIP)
+		public @Nullable String nightlyExport() {
+			return "exported";
 		}
 
 	}

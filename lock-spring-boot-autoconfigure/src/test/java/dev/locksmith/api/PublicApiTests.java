@@ -66,6 +66,7 @@ class PublicApiTests {
 			"dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration",
 			"dev.locksmith.autoconfigure.endpoint.LocksEndpointProperties",
 			"dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration",
+			"dev.locksmith.autoconfigure.scheduling.LocksmithSchedulingAutoConfiguration",
 			"dev.locksmith.autoconfigure.web.LocksmithWebAutoConfiguration");
 
 	@Test

@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The Java snippets of the README and of every page under docs/ are the tagged parts of sources that the
  * build compiles (this package's, and those of the modules a snippet needs): a snippet cannot stop
- * compiling unnoticed, and no snippet exists that is not compiled.
+ * compiling unnoticed, and no snippet exists that is not compiled. Each shows its imports, so that a reader
+ * can paste it.
  */
 class ReadmeSnippetsTests {
 
@@ -54,6 +55,13 @@ class ReadmeSnippetsTests {
 				.as("a tagged snippet under %s equal to this block of %s:%n%s", SNIPPETS, block.page(), block.text())
 				.contains(block.text());
 		}
+	}
+
+	@Test
+	void everyJavaBlockOfTheDocumentationShowsItsImports() throws IOException {
+		assertThat(javaBlocks()).allSatisfy((block) -> assertThat(block.text())
+			.as("the first line of this block of %s, which should import what it uses:%n%s", block.page(), block.text())
+			.startsWith("import "));
 	}
 
 	private static List<JavaBlock> javaBlocks() throws IOException {

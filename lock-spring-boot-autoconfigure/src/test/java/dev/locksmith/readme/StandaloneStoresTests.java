@@ -19,7 +19,7 @@ class StandaloneStoresTests {
 	void theRedisStoreLocksUnderItsPrefixWithoutSpringBootAndFreesTheLock() throws Exception {
 		AtomicReference<String> heldWhileWorking = new AtomicReference<>();
 
-		StandaloneStores.lockOnRedis("127.0.0.1", redisServer.server().port(),
+		StandaloneRedisLocks.lockOnRedis("127.0.0.1", redisServer.server().port(),
 				() -> heldWhileWorking.set(redisServer.server().command("EXISTS", "orders:{invoice:42}")));
 
 		assertThat(heldWhileWorking).hasValue("1");
@@ -29,7 +29,7 @@ class StandaloneStoresTests {
 	@Test
 	void theGuidesRedlockStoreIsBuiltFromUnreachableUrlsWithoutConnecting() {
 		// none of the three servers exists: a build that connected would fail or hang here
-		StandaloneStores.redlock().close();
+		StandaloneRedlockStore.redlock().close();
 	}
 
 }
