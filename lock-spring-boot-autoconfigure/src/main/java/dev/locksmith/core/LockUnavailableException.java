@@ -3,6 +3,8 @@ package dev.locksmith.core;
 import java.net.ConnectException;
 import java.util.Locale;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -12,6 +14,9 @@ import org.jspecify.annotations.Nullable;
  * @since 0.1.0
  */
 public class LockUnavailableException extends DistributedLockException {
+
+	/** A Redis client's own command timeout, as Lettuce words it: {@code Command timed out after 1 second(s)}. */
+	private static final Pattern CLIENT_TIMEOUT = Pattern.compile("timed out after (\\d+) (second|millisecond)\\(s\\)");
 
 	private final @Nullable String reason;
 
@@ -49,6 +54,10 @@ public class LockUnavailableException extends DistributedLockException {
 			}
 			if (cause instanceof TimeoutException) {
 				return (cause.getMessage() != null) ? cause.getMessage() : "timed out";
+			}
+			Matcher clientTimeout = CLIENT_TIMEOUT.matcher(String.valueOf(cause.getMessage()));
+			if (clientTimeout.find()) {
+				return "timed out after " + clientTimeout.group(1) + (clientTimeout.group(2).equals("second") ? "s" : "ms");
 			}
 			innermost = cause;
 		}

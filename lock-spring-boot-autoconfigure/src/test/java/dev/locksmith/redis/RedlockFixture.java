@@ -24,11 +24,14 @@ final class RedlockFixture implements AutoCloseable {
 	 */
 	static final Duration NODE_TIMEOUT = Duration.ofMillis(250);
 
+	/** The Redis client's own command timeout on each server. */
+	static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
+
 	private final List<AutoCloseable> resources = new ArrayList<>();
 
 	/** New connections to {@code servers}. */
 	RedlockServers connect(List<RedisServer> servers) {
-		RedlockServers connections = RedlockServers.connect(RedisServers.urls(servers), "nodes", Duration.ofSeconds(1));
+		RedlockServers connections = RedlockServers.connect(RedisServers.urls(servers), "nodes", COMMAND_TIMEOUT);
 		this.resources.add(0, connections);
 		return connections;
 	}

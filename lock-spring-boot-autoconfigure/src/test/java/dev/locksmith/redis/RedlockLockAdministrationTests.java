@@ -21,7 +21,7 @@ class RedlockLockAdministrationTests extends RedlockTestSupport {
 	@Test
 	void showsEachServerAndPingsOnlyWhileAQuorumAnswers() {
 		List<RedisServer> nodes = servers.first(3);
-		RedlockLockAdministration administration = administration(nodes);
+		RedlockLockAdministration administration = administration(nodes, Duration.ofMillis(500));
 		assertThat(administration.nodeStates()).hasSize(3);
 		administration.ping();
 
@@ -37,11 +37,26 @@ class RedlockLockAdministrationTests extends RedlockTestSupport {
 	}
 
 	@Test
+	void aServerWhoseClientTimedOutFirstIsDownForAsLongAsTheClientWaited() {
+		List<RedisServer> nodes = servers.first(3);
+		RedlockLockAdministration administration = administration(nodes, Duration.ofSeconds(5));
+
+		nodes.get(1).pause();
+		try {
+			assertThat(administration.nodeStates().get("127.0.0.1:" + nodes.get(1).port()))
+				.isEqualTo("DOWN (timed out after " + RedlockFixture.COMMAND_TIMEOUT.toSeconds() + "s)");
+		}
+		finally {
+			nodes.get(1).resume();
+		}
+	}
+
+	@Test
 	void listsTheLocksAQuorumHoldsAndForceReleasesThemEverywhere() throws Exception {
 		List<RedisServer> nodes = servers.first(3);
 		LockHandle held = this.redlock.service(nodes).tryAcquire("job", LONG).orElseThrow();
 		nodes.get(0).command("SET", KEYS.lockKey("minority"), FOREIGN, "PX", "30000");
-		RedlockLockAdministration administration = administration(nodes);
+		RedlockLockAdministration administration = administration(nodes, Duration.ofSeconds(2));
 
 		assertThat(administration.storedLocks(10)).extracting(StoredLock::key).containsExactly("job");
 		assertThat(administration.forceRelease("job")).isTrue();
@@ -51,9 +66,9 @@ class RedlockLockAdministrationTests extends RedlockTestSupport {
 	}
 
 	/** An administration on {@code nodes}, once its first connections, which may take a while, are made. */
-	private RedlockLockAdministration administration(List<RedisServer> nodes) {
+	private RedlockLockAdministration administration(List<RedisServer> nodes, Duration timeout) {
 		RedlockLockAdministration administration = new RedlockLockAdministration(
-				this.redlock.connect(nodes).connectionFactories(), KEYS, Duration.ofMillis(500));
+				this.redlock.connect(nodes).connectionFactories(), KEYS, timeout);
 		await("the first connections").until(() -> administration.nodeStates().values().stream().allMatch("UP"::equals));
 		return administration;
 	}
