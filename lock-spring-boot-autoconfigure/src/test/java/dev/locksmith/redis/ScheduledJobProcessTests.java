@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.locksmith.testing.RedisServer;
+import dev.locksmith.testing.WorkerJvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -67,9 +68,8 @@ class ScheduledJobProcessTests {
 	private void startWorker(String name, String cron, String holdAtLeast) throws Exception {
 		Path log = Files.createTempFile("scheduled-job-worker-", ".log");
 		this.logs.add(log);
-		this.workers.add(new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-				System.getProperty("java.class.path"), ScheduledJobWorker.class.getName(),
-				Integer.toString(this.redis.port()), name, cron, holdAtLeast)
+		this.workers.add(new ProcessBuilder(WorkerJvm.command(ScheduledJobWorker.class, Integer.toString(this.redis.port()),
+				name, cron, holdAtLeast))
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.start());
