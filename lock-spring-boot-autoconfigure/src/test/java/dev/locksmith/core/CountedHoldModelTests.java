@@ -29,7 +29,7 @@ class CountedHoldModelTests {
 
 	@Test
 	void theLockIsReleasedOnceAndOnlyAfterItsLastHoldEnds() {
-		Lincheck.runConcurrentTest(StressScale.times(200), () -> {
+		Lincheck.runConcurrentTest(StressScale.times(50), () -> {
 			Holds holds = new Holds(newHandle());
 			LockHandle added = holds.handle.hold();
 			runInParallel(holds.handle::close, holds::useAnotherHold, () -> {
@@ -42,7 +42,7 @@ class CountedHoldModelTests {
 
 	@Test
 	void aLostLockRefusesNewHoldsAndIsStillReleasedOnce() {
-		Lincheck.runConcurrentTest(StressScale.times(200), () -> {
+		Lincheck.runConcurrentTest(StressScale.times(50), () -> {
 			Holds holds = new Holds(newHandle());
 			LockHandle added = holds.handle.hold();
 			runInParallel(holds::useAnotherHold, added::close, () -> {

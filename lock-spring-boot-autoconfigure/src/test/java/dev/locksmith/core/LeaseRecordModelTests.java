@@ -36,7 +36,7 @@ class LeaseRecordModelTests {
 	 */
 	@Test
 	void theRenewalDueTimeNeverOutlivesTheLeaseKeptWhenARenewalAndAnExtendAreRecordedTogether() {
-		Lincheck.runConcurrentTest(StressScale.times(200), () -> {
+		Lincheck.runConcurrentTest(StressScale.times(50), () -> {
 			long now = System.nanoTime();
 			DefaultLockHandle handle = StressScale.handle(this.service, Duration.ofSeconds(120), now - 2);
 			runInParallel(() -> handle.leaseStarted(now - 1, Duration.ofSeconds(30)),
@@ -51,7 +51,7 @@ class LeaseRecordModelTests {
 
 	@Test
 	void theRenewalDueTimeFollowsTheLeaseKeptWhenLeasesAreRecordedOneAfterTheOther() {
-		Lincheck.runConcurrentTest(StressScale.times(100), () -> {
+		Lincheck.runConcurrentTest(StressScale.times(25), () -> {
 			long now = System.nanoTime();
 			DefaultLockHandle handle = StressScale.handle(this.service, Duration.ofSeconds(120), now - 2);
 			handle.leaseStarted(now - 1, Duration.ofSeconds(30));

@@ -29,7 +29,7 @@ class WaitersModelTests {
 
 	@Test
 	void aHandOverToAJoinedWaiterWakesItWhileOthersOfTheKeyComeAndGo() {
-		Lincheck.runConcurrentTest(StressScale.times(200), () -> {
+		Lincheck.runConcurrentTest(StressScale.times(50), () -> {
 			Waiters waiters = new Waiters();
 			CountDownLatch queued = new CountDownLatch(1);
 			runInParallel(() -> {
@@ -51,7 +51,7 @@ class WaitersModelTests {
 
 	@Test
 	void theOtherWaitersOfAHandedOverKeyLookAgainWhenTheClaimLeaseEnds() {
-		Lincheck.runConcurrentTest(StressScale.times(200), () -> {
+		Lincheck.runConcurrentTest(StressScale.times(50), () -> {
 			Waiters waiters = new Waiters();
 			CountDownLatch queued = new CountDownLatch(2);
 			runInParallel(() -> {
@@ -75,7 +75,7 @@ class WaitersModelTests {
 
 	@Test
 	void aWaiterThatLeftIsNotWokenAndLeavesNothingBehind() {
-		Lincheck.runConcurrentTest(StressScale.times(200), () -> {
+		Lincheck.runConcurrentTest(StressScale.times(50), () -> {
 			Waiters waiters = new Waiters();
 			CountDownLatch left = new CountDownLatch(1);
 			Waiter[] gone = new Waiter[1];

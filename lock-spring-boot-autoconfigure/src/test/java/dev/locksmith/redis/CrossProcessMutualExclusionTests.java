@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.locksmith.testing.RedisServer;
+import dev.locksmith.testing.WorkerJvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,8 +43,8 @@ class CrossProcessMutualExclusionTests {
 		for (int i = 0; i < PROCESSES; i++) {
 			Path log = Files.createTempFile("counter-worker-", ".log");
 			logs.add(log);
-			workers.add(new ProcessBuilder(javaExecutable(), "-cp", System.getProperty("java.class.path"),
-					CounterWorker.class.getName(), Integer.toString(this.redis.port()), Integer.toString(INCREMENTS_EACH))
+			workers.add(new ProcessBuilder(WorkerJvm.command(CounterWorker.class, Integer.toString(this.redis.port()),
+					Integer.toString(INCREMENTS_EACH)))
 				.redirectErrorStream(true)
 				.redirectOutput(log.toFile())
 				.start());
@@ -60,10 +61,6 @@ class CrossProcessMutualExclusionTests {
 			.mapToLong(Long::parseLong)
 			.toArray();
 		assertThat(fencingTokens).hasSize(PROCESSES * INCREMENTS_EACH).isSorted().doesNotHaveDuplicates();
-	}
-
-	private static String javaExecutable() {
-		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
 	}
 
 }

@@ -1,6 +1,5 @@
 package dev.locksmith.redis;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +16,7 @@ import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.testing.RedisServer;
+import dev.locksmith.testing.WorkerJvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -98,9 +98,8 @@ class FairHandOverProcessTests {
 
 	private Process startWaiter(String key, String name) throws Exception {
 		int queued = queueLength(key);
-		Process worker = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-				System.getProperty("java.class.path"), QueuedWaiterWorker.class.getName(),
-				Integer.toString(this.redis.port()), key, name)
+		Process worker = new ProcessBuilder(WorkerJvm.command(QueuedWaiterWorker.class, Integer.toString(this.redis.port()),
+				key, name))
 			.redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
 			.start();

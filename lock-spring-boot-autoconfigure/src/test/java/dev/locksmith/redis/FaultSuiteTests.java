@@ -1,7 +1,6 @@
 package dev.locksmith.redis;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import dev.locksmith.redis.ReliabilityReport.Outcome;
 import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisVersion;
+import dev.locksmith.testing.WorkerJvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -61,9 +61,8 @@ class FaultSuiteTests {
 		this.checkerServer = RedisServer.start();
 		this.checker = new Checker(this.checkerServer.port());
 		for (int i = 0; i < WORKERS; i++) {
-			this.workers.add(new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-					System.getProperty("java.class.path"), FencedCounterWorker.class.getName(),
-					Integer.toString(this.store.port()), Integer.toString(this.checkerServer.port()))
+			this.workers.add(new ProcessBuilder(WorkerJvm.command(FencedCounterWorker.class, Integer.toString(this.store.port()),
+					Integer.toString(this.checkerServer.port())))
 				.redirectErrorStream(true)
 				.redirectOutput(Files.createTempFile("fenced-worker-", ".log").toFile())
 				.start());

@@ -52,7 +52,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * The Redis store's own guarantees against a real {@code redis-server}: round trips, hand-overs, pub/sub,
  * queues and outages. The lock contract itself runs in {@code locksmith-test}
- * ({@code RedisLockBackendContractTests}), on each tested Redis version.
+ * ({@code RedisAclContractTests}), on each tested Redis version.
  */
 class RedisLockServiceTests {
 

@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 import dev.locksmith.testing.RedisServer;
+import dev.locksmith.testing.WorkerJvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -40,9 +41,8 @@ class RedlockCrossProcessTests extends RedlockTestSupport {
 		for (int i = 0; i < PROCESSES; i++) {
 			Path log = Files.createTempFile("redlock-worker-", ".log");
 			logs.add(log);
-			workers.add(new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-					System.getProperty("java.class.path"), RedlockCounterWorker.class.getName(), ports,
-					Integer.toString(resource.port()), Long.toString(TTL.toMillis()), Integer.toString(INCREMENTS_EACH))
+			workers.add(new ProcessBuilder(WorkerJvm.command(RedlockCounterWorker.class, ports, Integer.toString(resource.port()),
+					Long.toString(TTL.toMillis()), Integer.toString(INCREMENTS_EACH)))
 				.redirectErrorStream(true)
 				.redirectOutput(log.toFile())
 				.start());

@@ -1,6 +1,5 @@
 package dev.locksmith.redis;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,8 +63,7 @@ final class WorkerFleet implements BeforeEachCallback, AfterEachCallback {
 
 	/** Starts {@code main} in a JVM of its own with the test class path, the Redis port first among its arguments. */
 	WorkerJvm start(Class<?> main, List<String> arguments) throws java.io.IOException {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-cp", System.getProperty("java.class.path"), main.getName(), Integer.toString(redis().port())));
+		List<String> command = new ArrayList<>(dev.locksmith.testing.WorkerJvm.command(main, Integer.toString(redis().port())));
 		command.addAll(arguments);
 		WorkerJvm worker = WorkerJvm.start(command);
 		this.workers.add(worker);

@@ -23,23 +23,30 @@ public final class WorkerJvm implements AutoCloseable {
 		this.log = log;
 	}
 
-	/**
-	 * Starts {@code mainClass} with {@code arguments} in a new JVM on this JVM's class path, with the
-	 * client compiler only and the serial collector, which start quickest on a busy machine.
-	 */
+	/** Starts {@code mainClass} with {@code arguments} in a new JVM, as {@link #command} says. */
 	public static WorkerJvm start(Class<?> mainClass, String... arguments) {
 		try {
 			Path log = Files.createTempFile(mainClass.getSimpleName() + "-", ".log");
-			List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-					"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-					mainClass.getName()));
-			command.addAll(List.of(arguments));
-			Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+			Process process = new ProcessBuilder(command(mainClass, arguments)).redirectErrorStream(true)
+				.redirectOutput(log.toFile())
+				.start();
 			return new WorkerJvm(process, log);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not start a JVM for " + mainClass.getName(), ex);
 		}
+	}
+
+	/**
+	 * The command that runs {@code mainClass} with {@code arguments} in a new JVM on this JVM's class path,
+	 * with the client compiler only and the serial collector, which start quickest on a busy machine.
+	 */
+	public static List<String> command(Class<?> mainClass, String... arguments) {
+		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+				mainClass.getName()));
+		command.addAll(List.of(arguments));
+		return command;
 	}
 
 	/** The worker's process id. */

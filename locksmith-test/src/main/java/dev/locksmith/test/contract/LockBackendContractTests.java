@@ -185,11 +185,12 @@ public abstract class LockBackendContractTests {
 		DefaultLockService other = newService();
 		LockHandle handle = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
 
-		assertThat(handle.extend(Duration.ofSeconds(3))).isTrue();
+		assertThat(handle.extend(Duration.ofSeconds(2))).isTrue();
 
-		// Renewed a third into the 3s lease; at the 30s lease's pace the first renewal would come at 10s.
-		await().during(Duration.ofSeconds(5))
-			.atMost(Duration.ofSeconds(7))
+		// Renewed a third into the 2s lease; at the 30s lease's pace the first renewal would come at 10s, and
+		// the lock would be free from the 2s lease's end, a second before this watch ends.
+		await().during(Duration.ofSeconds(3))
+			.atMost(Duration.ofSeconds(5))
 			.until(() -> other.tryAcquire("job", LockOptions.ofTtl(LONG)).isEmpty());
 		assertThat(handle.isHeld()).isTrue();
 	}
@@ -213,7 +214,8 @@ public abstract class LockBackendContractTests {
 		DefaultLockService other = newService();
 		LockHandle handle = this.locks.tryAcquire("job", renewed).orElseThrow();
 
-		assertThat(other.tryAcquire("job", renewed.withWaitTime(Duration.ofSeconds(3)))).isEmpty();
+		assertThat(other.tryAcquire("job", renewed.withWaitTime(Duration.ofSeconds(2)))).as("held past twice its ttl")
+			.isEmpty();
 		assertThat(handle.isHeld()).isTrue();
 		handle.close();
 		assertThat(other.tryAcquire("job", renewed)).isPresent();
@@ -590,7 +592,7 @@ public abstract class LockBackendContractTests {
 	@Test
 	void aLockWithAMinimumHoldStaysTakenAfterAnEarlyReleaseAndThenFreesItself() throws Exception {
 		DefaultLockService other = newService();
-		LockHandle handle = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG).withHoldAtLeast(Duration.ofSeconds(5)))
+		LockHandle handle = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG).withHoldAtLeast(Duration.ofSeconds(3)))
 			.orElseThrow();
 		handle.close();
 
