@@ -444,7 +444,8 @@ class LockSoakTests {
 
 				""").append("Checks once idle: heap in use after a full GC at most ").append(HEAP_TOLERANCE_PERCENT)
 			.append(" % above the start; live threads back to the start, give or take ").append(LAZY_THREADS)
-			.append(" (pools that start on first need); no key under the prefix without a TTL; no queue or deadline"
+			.append(" (pools that start on first need; Reactor's elastic workers, capped at ten per core and idle for"
+					+ " 60 s before they end, are not counted); no key under the prefix without a TTL; no queue or deadline"
 					+ " key; the store's clients at most their number at the start (the subscriber's connection closes"
 					+ " once no key is watched); Redis `used_memory` less the `MEMORY USAGE` of the keys left under the"
 					+ " prefix (the fencing counters, which live on for their lifetime, and the keys of the start) at"

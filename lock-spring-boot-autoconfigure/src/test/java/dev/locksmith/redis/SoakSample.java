@@ -16,7 +16,8 @@ import dev.locksmith.testing.RedisServer;
  *
  * @param at time since the soak started
  * @param heapBytes heap in use (after a full GC for a settled sample)
- * @param threads live threads of the JVM
+ * @param threads live threads of the JVM, less Reactor's elastic workers, which Reactor caps at ten per
+ * core and keeps idle for 60 s
  * @param lockKeys keys under the lock prefix ({@code SCAN lock:*})
  * @param keysWithoutTtl those of them without a TTL
  * @param queueKeys wait-queue and deadline keys among them
@@ -53,12 +54,20 @@ record SoakSample(Duration at, long heapBytes, int threads, int lockKeys, int ke
 		Matcher usedMemory = USED_MEMORY.matcher(store.command("INFO", "memory"));
 		EngineSizes sizes = engines.stream().map(EngineSizes::of).reduce(EngineSizes::plus).orElseThrow();
 		return new SoakSample(at, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(),
-				ManagementFactory.getThreadMXBean().getThreadCount(), keys.size(),
+				liveThreadsBesideReactorsElasticWorkers(), keys.size(),
 				(int) keys.stream().filter((line) -> line.endsWith(" -1")).count(),
 				(int) keys.stream().filter((line) -> line.contains("queue:") || line.contains("deadlines:")).count(),
 				clients.find() ? Integer.parseInt(clients.group(1)) : -1,
 				usedMemory.find() ? Long.parseLong(usedMemory.group(1)) : -1,
 				keys.stream().mapToLong((line) -> Long.parseLong(line.split(" ")[1])).sum(), sizes);
+	}
+
+	private static int liveThreadsBesideReactorsElasticWorkers() {
+		return (int) Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.isAlive() && !thread.getName().startsWith("boundedElastic-"))
+			.count();
 	}
 
 	/** The lock store's {@code used_memory} less what its keys under the lock prefix take. */
