@@ -17,8 +17,8 @@ final class RedisAcl {
 
 	/** The commands its Lua scripts call. */
 	private static final List<String> SCRIPT_CALLS = List.of("+set", "+del", "+rpush", "+lpush", "+exists",
-			"+pexpire", "+hget", "+hset", "+hdel", "+hexists", "+lrange", "+lrem", "+zadd", "+zcard", "+zrem",
-			"+zremrangebyscore", "+zscore", "+publish");
+			"+pexpire", "+hget", "+hset", "+hdel", "+hexists", "+llen", "+lrange", "+lrem", "+zadd", "+zcount",
+			"+zrangebyscore", "+zrem", "+zremrangebyscore", "+zscore", "+publish");
 
 	private RedisAcl() {
 	}

@@ -33,8 +33,12 @@ if holder and holder ~= share and limitOf(holder) > 0 and limitOf(share) > 0 the
   return {-1, limitOf(holder)}
 end
 local admitted = not holder
+-- Whether the caller holds a share whose lease still runs (a claim handed to it, or its own share).
+local function holdsLiveShare()
+  return tonumber(redis.call('ZSCORE', holders, owner) or '0') > nowMillis
+end
 if holder == share then
-  admitted = redis.call('ZSCORE', holders, owner) ~= false
+  admitted = holdsLiveShare()
   if not admitted then
     -- Serves the waiters ahead first, the caller among them: it stands in the queue before serving it
     -- could empty it (see hand-on.lua).
@@ -44,8 +48,7 @@ if holder == share then
     local waiting, count = grantShares(fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, share,
         nowMillis, nowMicros, owner)
     local limit = limitOf(share)
-    admitted = redis.call('ZSCORE', holders, owner) ~= false
-        or (not waiting and (limit == 0 or count < limit))
+    admitted = holdsLiveShare() or (not waiting and (limit == 0 or count < limit))
     served = true
   end
 end
@@ -63,8 +66,14 @@ end
 local fenced = tonumber(redis.call('GET', fence) or '0')
 if holder == share then
   local first = redis.call('ZRANGEBYSCORE', holders, liveFrom(nowMillis), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)[2]
-  keepShared(lock, holders, share, nowMillis)
-  -- -2, as PTTL answers for a deleted key, when no share is left and keepShared deleted the lock
-  return {0, 1, first and (tonumber(first) - nowMillis) or -2, fenced}
+  if first then
+    keepShared(lock, holders, share, nowMillis)
+    return {0, 1, tonumber(first) - nowMillis, fenced}
+  end
+  -- The last share ended in the millisecond before the lock's key would expire, and a waiter for
+  -- something else stands ahead: the lock goes on to it as a release would hand it. -2, as PTTL answers
+  -- for a deleted key: no lease is left to wait for.
+  freeShared(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime)
+  return {0, 1, -2, fenced}
 end
 return {0, 1, redis.call('PTTL', lock), fenced}

@@ -11,7 +11,7 @@
 -- the lock lives as long as its longest share. A freed lock whose first waiter asks for a share goes to
 -- every waiter for that share up to the next other waiter (and the permit count), in one call.
 --
--- No script is cut in half by a slot migration. On the node a slot migrates from, a script runs only when
+-- No script is cut in half by its own writes in a slot migration. On the node a slot migrates from, a script runs only when
 -- every key it names exists there (else Redis answers TRYAGAIN or ASK before it starts), but a key it
 -- deletes then counts as moved: the next command on that key fails the script halfway ("non local key"),
 -- and Redis keeps what the commands before it did. So no script touches a key after a command that may
@@ -19,7 +19,9 @@
 -- empty the queue. A lock is overwritten before it could be deleted, never deleted and set again; a
 -- share's lease ends by scoring it now, and the ended ones are dropped last (keepShared); a caller stands
 -- in the queue before serving it could empty it. A migration can then refuse a script, which the caller
--- sends again, but never cut it in half.
+-- sends again, but not cut it in half by its own writes. (A key whose lease ends between Redis admitting
+-- a script and the script reading it counts as moved too; where that can happen, what ran before is safe
+-- to run again.)
 
 -- The server's clock in milliseconds, and in microseconds.
 local function serverTime()

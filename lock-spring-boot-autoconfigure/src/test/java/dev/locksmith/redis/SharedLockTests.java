@@ -168,6 +168,27 @@ abstract class SharedLockTests {
 	}
 
 	@Test
+	void aReaderRefusedInTheMillisecondTheLastShareEndedHandsTheLockToTheWriterAhead() throws Exception {
+		// The lock's key lives on for its last share's lease, so a script can find the share ended while the
+		// key is still there; a writer waits ahead of the reader.
+		nodeServing("edge").command("EVAL", """
+				local time = redis.call('TIME')
+				local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+				redis.call('SET', KEYS[1], '@read', 'PX', 60000)
+				redis.call('ZADD', KEYS[2], now - 10, '@read/ended')
+				redis.call('PEXPIRE', KEYS[2], 60000)
+				redis.call('RPUSH', KEYS[3], 'writer')
+				redis.call('HSET', KEYS[4], 'writer', now + 60000)
+				redis.call('PEXPIRE', KEYS[3], 60000)
+				redis.call('PEXPIRE', KEYS[4], 60000)""", "4", "lock:{edge}", "lock:holders:{edge}", "lock:queue:{edge}",
+				"lock:deadlines:{edge}");
+
+		assertThat(engine(0).tryAcquire("edge", READ)).isEmpty();
+		assertThat(nodeServing("edge").command("GET", "lock:{edge}")).as("handed to the writer").isEqualTo("writer");
+		assertThat(nodeServing("edge").command("EXISTS", "lock:holders:{edge}")).isEqualTo("0");
+	}
+
+	@Test
 	void atMostThePermitCountHoldsAKeyAtOnceUnderContention() throws Exception {
 		LockOptions permits = LockOptions.ofTtl(Duration.ofSeconds(5)).withPermits(3).withWaitTime(WAIT);
 		AtomicInteger inside = new AtomicInteger();
