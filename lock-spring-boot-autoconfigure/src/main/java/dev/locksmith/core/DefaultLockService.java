@@ -285,7 +285,20 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			return this;
 		}
 
+		/**
+		 * The engine on the backend, as configured.
+		 * @throws IllegalArgumentException when the backend's claim lease is shorter than two re-check
+		 * intervals: a waiter whose hand-over notice was lost would find its claim lapsed when it looks
+		 */
 		public DefaultLockService build() {
+			Duration claimLease = this.backend.claimLease();
+			Duration twoRechecks = this.recheckInterval.multipliedBy(2);
+			if (!claimLease.isZero() && claimLease.compareTo(twoRechecks) < 0) {
+				throw new IllegalArgumentException("The store's claim lease (" + claimLease
+						+ ") is shorter than two re-check intervals (recheckInterval " + this.recheckInterval
+						+ "): a waiter whose hand-over notice is lost would find its claim lapsed when it re-checks. "
+						+ "Give the store a claim lease of at least " + twoRechecks + ", or re-check more often");
+			}
 			return new DefaultLockService(this);
 		}
 

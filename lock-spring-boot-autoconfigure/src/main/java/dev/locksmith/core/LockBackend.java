@@ -74,6 +74,16 @@ public interface LockBackend {
 	}
 
 	/**
+	 * How long a waiter that a release hands a lock to has to take it before the lock goes on; zero for
+	 * a store whose releases hand locks to nobody (its waiters ask again when told of a release). The
+	 * engine refuses a claim lease shorter than two of its re-check intervals: a waiter whose notice of
+	 * the hand-over was lost would find its claim lapsed when it looks.
+	 */
+	default Duration claimLease() {
+		return Duration.ZERO;
+	}
+
+	/**
 	 * Outcome of one acquisition attempt.
 	 *
 	 * @param fencingTokens when granted, the fencing token of each key in order; empty when refused

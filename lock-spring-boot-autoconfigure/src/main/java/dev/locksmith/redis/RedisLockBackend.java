@@ -2,6 +2,7 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -57,6 +59,8 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	private final RedisLockKeys keys;
 
+	private final Duration claimLease;
+
 	RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this(connectionFactory, keys, DEFAULT_CLAIM_LEASE);
 	}
@@ -74,6 +78,7 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 		this.topologyRefresh = new TopologyRefreshCheck(connectionFactory);
 		this.shares = new RedisShares(this.arguments, this.scripts);
 		this.keys = keys;
+		this.claimLease = claimLease;
 	}
 
 	/**
@@ -114,11 +119,11 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 		if (RedisShares.isShare(ownerToken)) {
 			return this.shares.acquire(keys.get(0), ownerToken, ttl, queueFor);
 		}
-		List<List<String>> groups = this.slots.groups(keys);
-		if (groups.size() == 1) {
+		List<List<Integer>> slotGroups = (keys.size() == 1) ? List.of(List.of(0)) : this.slots.partition(keys);
+		if (slotGroups.size() == 1) {
 			return acquireInOneSlot(keys, ownerToken, ttl, queueFor);
 		}
-		return acquireSlotBySlot(groups, 0, new ArrayList<>(), ownerToken, ttl, queueFor);
+		return acquireSlotBySlot(keys, slotGroups, 0, new Long[keys.size()], ownerToken, ttl, queueFor);
 	}
 
 	@Override
@@ -206,6 +211,11 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 	}
 
 	@Override
+	public Duration claimLease() {
+		return this.claimLease;
+	}
+
+	@Override
 	public boolean grantsShares() {
 		return true;
 	}
@@ -225,28 +235,37 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 	 * Takes the slots one after the other. When one refuses a waiter, it steps aside in every other slot
 	 * before the outcome is reported: the locks it took or was handed there are given back, and it stays
 	 * parked in their queues, keeping its place while it waits for the slot that refused it. When one
-	 * fails, or the caller does not wait, every other slot is released, queue places included.
+	 * fails, or the caller does not wait, every other slot is released, queue places included. Each
+	 * slot's fencing tokens are put at the positions of their keys in {@code keys}, whatever the order
+	 * of the slots.
+	 * @param slotGroups the positions in {@code keys} of each slot's keys
+	 * @param fencingTokens the token of each key granted so far, at the key's position
 	 */
-	private CompletableFuture<AcquireResult> acquireSlotBySlot(List<List<String>> groups, int next,
-			List<Long> fencingTokens, String ownerToken, Duration ttl, Duration queueFor) {
-		if (next == groups.size()) {
-			return CompletableFuture.completedFuture(AcquireResult.granted(fencingTokens));
+	private CompletableFuture<AcquireResult> acquireSlotBySlot(List<String> keys, List<List<Integer>> slotGroups,
+			int next, Long[] fencingTokens, String ownerToken, Duration ttl, Duration queueFor) {
+		if (next == slotGroups.size()) {
+			return CompletableFuture.completedFuture(AcquireResult.granted(Arrays.asList(fencingTokens)));
 		}
-		List<String> otherSlots = groups.stream()
-			.filter((group) -> group != groups.get(next))
-			.flatMap(List::stream)
+		List<Integer> slot = slotGroups.get(next);
+		List<String> otherSlots = IntStream.range(0, keys.size())
+			.filter((position) -> !slot.contains(position))
+			.mapToObj(keys::get)
 			.toList();
-		return acquireInOneSlot(groups.get(next), ownerToken, ttl, queueFor).handle((result, failure) -> {
-			if (failure == null && result.acquired()) {
-				fencingTokens.addAll(result.fencingTokens());
-				return acquireSlotBySlot(groups, next + 1, fencingTokens, ownerToken, ttl, queueFor);
-			}
-			CompletableFuture<AcquireResult> outcome = (failure != null) ? CompletableFuture.failedFuture(failure)
-					: CompletableFuture.completedFuture(result);
-			CompletableFuture<Integer> givenBack = (failure == null && queueFor.toMillis() > 0)
-					? stepAside(otherSlots, ownerToken, queueFor) : release(otherSlots, ownerToken);
-			return givenBack.handle((count, ignored) -> null).thenCompose((ignored) -> outcome);
-		}).thenCompose(Function.identity());
+		return acquireInOneSlot(slot.stream().map(keys::get).toList(), ownerToken, ttl, queueFor)
+			.handle((result, failure) -> {
+				if (failure == null && result.acquired()) {
+					for (int i = 0; i < slot.size(); i++) {
+						fencingTokens[slot.get(i)] = result.fencingTokens().get(i);
+					}
+					return acquireSlotBySlot(keys, slotGroups, next + 1, fencingTokens, ownerToken, ttl, queueFor);
+				}
+				CompletableFuture<AcquireResult> outcome = (failure != null) ? CompletableFuture.failedFuture(failure)
+						: CompletableFuture.completedFuture(result);
+				CompletableFuture<Integer> givenBack = (failure == null && queueFor.toMillis() > 0)
+						? stepAside(otherSlots, ownerToken, queueFor) : release(otherSlots, ownerToken);
+				return givenBack.handle((count, ignored) -> null).thenCompose((ignored) -> outcome);
+			})
+			.thenCompose(Function.identity());
 	}
 
 	private CompletableFuture<AcquireResult> acquireInOneSlot(List<String> keys, String ownerToken, Duration ttl,

@@ -61,9 +61,16 @@ if busy == 0 then
 end
 if queueFor <= 0 then
   for i = 1, n do
-    if redis.call('GET', KEYS[i]) == owner then
+    local holder = redis.call('GET', KEYS[i])
+    if holder == owner then
       free(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i],
         ARGV[5 + i], claimLease, fenceLifetime)
+    elseif not holder and i < busy and not noQueue[i] then
+      -- the caller came first on this free key and no longer waits: its entry ends, and the next
+      -- waiter that can use the key takes it
+      redis.call('HSET', KEYS[3 * n + i], owner, 0)
+      handOn(KEYS[i], KEYS[n + i], KEYS[2 * n + i], KEYS[3 * n + i], KEYS[4 * n + i],
+          ARGV[5 + i], claimLease, fenceLifetime)
     end
   end
   return {0, busy, redis.call('PTTL', KEYS[busy]), tonumber(redis.call('GET', KEYS[n + busy]) or '0')}

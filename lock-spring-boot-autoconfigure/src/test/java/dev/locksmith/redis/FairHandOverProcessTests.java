@@ -115,7 +115,7 @@ class FairHandOverProcessTests {
 	private DefaultLockService service(Duration recheckInterval) {
 		LettuceConnectionFactory connections = this.redis.connectionFactory();
 		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connections, KEYS);
-		RedisLockBackend backend = new RedisLockBackend(connections, KEYS);
+		RedisLockBackend backend = new RedisLockBackend(connections, KEYS, recheckInterval.multipliedBy(2));
 		DefaultLockService service = DefaultLockService.builder(backend)
 			.recheckInterval(recheckInterval)
 			.releaseNotifications(notifications)

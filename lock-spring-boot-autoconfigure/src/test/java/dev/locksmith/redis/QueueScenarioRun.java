@@ -46,7 +46,8 @@ import static org.awaitility.Awaitility.await;
  * key, and the parked waiters ahead of it, have left: no reader barges past a queued writer
  * ({@link QueueHeadCheck});</li>
  * <li>scripts per lock operation bounded on average, and in every one-second window;</li>
- * <li>fencing tokens strictly increasing per key, across grants one after the other;</li>
+ * <li>fencing tokens strictly increasing per key, across grants one after the other, and each key's
+ * token the one its own counter issued;</li>
  * <li>no Locksmith key without a TTL;</li>
  * <li>a released lock is gone once its minimum hold has passed, and an abandoned one once its lease has
  * (on a store that names holders);</li>
@@ -335,6 +336,7 @@ final class QueueScenarioRun {
 		long now = System.nanoTime();
 		sampleScripts(now);
 		checkExclusion(snapshot);
+		checkFencingCounters(snapshot);
 		checkTtls(snapshot);
 		checkLeasesEnded(snapshot, now);
 		checkLiveness(snapshot, now);
@@ -372,6 +374,27 @@ final class QueueScenarioRun {
 			if (permits > 0 && holders.size() > permits) {
 				violation("mutual exclusion", "'" + key + "' is held with " + permits + " permits by "
 						+ holders.size() + " holders in the store: " + holders);
+			}
+		}
+	}
+
+	/**
+	 * An exclusive grant the store still names as a key's holder carries the token that key's own counter
+	 * issued: nobody was granted the key since, so the counter still reads that token.
+	 */
+	private void checkFencingCounters(ScenarioStore.State snapshot) {
+		for (Grant grant : this.grants) {
+			if (!grant.client.access().exclusive()) {
+				continue;
+			}
+			for (String key : grant.client.keys()) {
+				Long counter = snapshot.fencingCounter(key);
+				if (counter != null && grant.ownerToken.equals(snapshot.holder(key))
+						&& !counter.equals(grant.tokens.get(key))) {
+					violation("fencing", "c" + grant.client.id() + " holds '" + key + "' with fencing token "
+							+ grant.tokens.get(key) + ", but that key's counter issued " + counter + " (tokens "
+							+ grant.tokens + ")");
+				}
 			}
 		}
 	}

@@ -15,6 +15,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.FencedValues;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockHandle;
@@ -38,6 +39,9 @@ class RedisClusterLockServiceTests {
 	private static final Duration LONG = Duration.ofSeconds(30);
 
 	private static final RedisLockKeys KEYS = RedisFixture.KEYS;
+
+	/** Keys whose sorted order alternates between two hash slots: {@code a} and {@code c19458} share one. */
+	private static final List<String> INTERLEAVED_KEYS = List.of("a", "b", "c19458");
 
 	@RegisterExtension
 	static final RedisClusterExtension redisCluster = new RedisClusterExtension();
@@ -203,6 +207,56 @@ class RedisClusterLockServiceTests {
 			.noneMatch((key) -> Boolean.TRUE.equals(redis.hasKey(KEYS.lockKey(key))));
 		assertThat(redis.hasKey(KEYS.lockKey("f"))).isTrue();
 		busy.close();
+	}
+
+	@Test
+	void aLockOnKeysOfInterleavedSlotsHoldsEachKeysOwnFencingToken() throws Exception {
+		StringRedisTemplate redis = new StringRedisTemplate(this.fixture.connect());
+		long ahead = counterAheadOf("b", redis);
+
+		LockHandle lock = this.locks.tryAcquireAll(INTERLEAVED_KEYS, LockOptions.ofTtl(LONG)).orElseThrow();
+
+		for (String key : INTERLEAVED_KEYS) {
+			assertThat(lock.fencingToken(key)).as("the token of '%s' is its own counter's", key)
+				.isEqualTo(Long.parseLong(redis.opsForValue().get(KEYS.fenceKey(key))));
+		}
+		assertThat(lock.fencingToken("b")).isGreaterThan(ahead);
+		assertThat(this.locks.heldLocks()).allSatisfy((held) -> assertThat(held.fencingToken())
+			.isEqualTo(Long.parseLong(redis.opsForValue().get(KEYS.fenceKey(held.key())))));
+		lock.close();
+	}
+
+	@Test
+	void theHolderOfALockOnInterleavedSlotsWritesEachKeysResourceWithThatKeysToken() throws Exception {
+		StringRedisTemplate redis = new StringRedisTemplate(this.fixture.connect());
+		counterAheadOf("b", redis);
+		FencedValues seats = new RedisFencedValues(this.fixture.connect());
+		try (LockHandle earlier = this.locks.tryAcquire("b", LockOptions.ofTtl(LONG)).orElseThrow()) {
+			assertThat(seats.write("seat:b", "earlier", earlier.fencingToken())).isTrue();
+		}
+
+		try (LockHandle lock = this.locks.tryAcquireAll(INTERLEAVED_KEYS, LockOptions.ofTtl(LONG)).orElseThrow()) {
+			for (String key : INTERLEAVED_KEYS) {
+				assertThat(seats.write("seat:" + key, "later", lock.fencingToken(key)))
+					.as("the later holder's write of '%s' is applied", key)
+					.isTrue();
+			}
+		}
+		assertThat(seats.read("seat:b")).isEqualTo("later");
+	}
+
+	/**
+	 * Sets the fencing counter of {@code key} an hour ahead of the clock, as a node whose clock ran ahead
+	 * leaves it, so that its tokens differ from those of keys in other slots; returns the counter.
+	 */
+	private static long counterAheadOf(String key, StringRedisTemplate redis) {
+		assertThat(ClusterSlotHashUtil.calculateSlot(KEYS.lockKey(INTERLEAVED_KEYS.get(0))))
+			.as("the first and last keys share a slot, the middle one lies in another")
+			.isEqualTo(ClusterSlotHashUtil.calculateSlot(KEYS.lockKey(INTERLEAVED_KEYS.get(2))))
+			.isNotEqualTo(ClusterSlotHashUtil.calculateSlot(KEYS.lockKey(INTERLEAVED_KEYS.get(1))));
+		long ahead = TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis() + TimeUnit.HOURS.toMillis(1));
+		redis.opsForValue().set(KEYS.fenceKey(key), Long.toString(ahead));
+		return ahead;
 	}
 
 }

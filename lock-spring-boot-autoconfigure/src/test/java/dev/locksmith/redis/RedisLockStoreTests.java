@@ -89,4 +89,20 @@ class RedisLockStoreTests {
 			.withMessage("claimLease must be at least 1ms, was PT0S");
 	}
 
+	@Test
+	void anEngineRefusesAStoreWhoseClaimLeaseEndsBeforeTwoOfItsRechecks() {
+		LettuceConnectionFactory connections = new LettuceConnectionFactory();
+		try (RedisLockStore store = RedisLockStore.builder(connections).claimLease(Duration.ofMillis(500)).build()) {
+			DefaultLockService.Builder engine = DefaultLockService.builder(store.lockBackend())
+				.recheckInterval(Duration.ofSeconds(1));
+			assertThatIllegalArgumentException().isThrownBy(engine::build)
+				.withMessageContaining("claim lease (PT0.5S)")
+				.withMessageContaining("recheckInterval PT1S")
+				.withMessageContaining("at least PT2S");
+			try (DefaultLockService built = engine.recheckInterval(Duration.ofMillis(250)).build()) {
+				assertThat(built.heldLocks()).as("two re-checks fit in the claim").isEmpty();
+			}
+		}
+	}
+
 }

@@ -116,7 +116,7 @@ final class RedisScenarioStore implements ScenarioStore {
 			.map((server) -> server.command("EVAL", SNAPSHOT, "0", "lock:*"))
 			.toList();
 		this.ownScripts += replies.size();
-		return Snapshot.merge(replies, this.quorum);
+		return Snapshot.merge(replies, this.quorum, this.quorum == 1);
 	}
 
 	/**
@@ -124,9 +124,10 @@ final class RedisScenarioStore implements ScenarioStore {
 	 * longest), its value (the one at least {@code quorum} servers hold, else empty), and the first
 	 * server's clock.
 	 */
-	private record Snapshot(long clockMillis, Map<String, Long> pttls, Map<String, String> values) implements State {
+	private record Snapshot(long clockMillis, Map<String, Long> pttls, Map<String, String> values,
+			boolean oneCounterPerKey) implements State {
 
-		static Snapshot merge(List<String> replies, int quorum) {
+		static Snapshot merge(List<String> replies, int quorum, boolean oneCounterPerKey) {
 			Map<String, Long> pttls = new LinkedHashMap<>();
 			Map<String, Map<String, Integer>> votes = new LinkedHashMap<>();
 			for (String reply : replies) {
@@ -145,7 +146,7 @@ final class RedisScenarioStore implements ScenarioStore {
 				.map(Map.Entry::getKey)
 				.findFirst()
 				.orElse("")));
-			return new Snapshot(Long.parseLong(replies.get(0).split("\n")[0]), pttls, values);
+			return new Snapshot(Long.parseLong(replies.get(0).split("\n")[0]), pttls, values, oneCounterPerKey);
 		}
 
 		private @Nullable String value(String redisKey) {
@@ -176,6 +177,12 @@ final class RedisScenarioStore implements ScenarioStore {
 				}
 			}
 			return live;
+		}
+
+		@Override
+		public @Nullable Long fencingCounter(String key) {
+			String counter = this.oneCounterPerKey ? value(LockEngines.KEYS.fenceKey(key)) : null;
+			return (counter != null) ? Long.valueOf(counter) : null;
 		}
 
 		@Override

@@ -72,6 +72,14 @@ interface ScenarioStore {
 			return List.of();
 		}
 
+		/**
+		 * The fencing counter of {@code key}: the last token the store issued for it; {@code null} when the
+		 * store does not tell one number (several servers may each keep their own).
+		 */
+		default @Nullable Long fencingCounter(String key) {
+			return null;
+		}
+
 		/** Whether this store names holders: when not, the lease-end invariant is not checked. */
 		default boolean namesHolders() {
 			return true;

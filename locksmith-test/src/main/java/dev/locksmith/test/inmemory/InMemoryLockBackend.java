@@ -33,6 +33,8 @@ public final class InMemoryLockBackend implements LockBackend {
 
 	private final InMemoryLockAdministration administration;
 
+	private final Duration claimLease;
+
 	public InMemoryLockBackend() {
 		this(DEFAULT_CLAIM_LEASE);
 	}
@@ -44,6 +46,12 @@ public final class InMemoryLockBackend implements LockBackend {
 		}
 		this.store = new InMemoryLockStore(claimLease, this.notifications);
 		this.administration = new InMemoryLockAdministration(this.store);
+		this.claimLease = claimLease;
+	}
+
+	@Override
+	public Duration claimLease() {
+		return this.claimLease;
 	}
 
 	@Override
