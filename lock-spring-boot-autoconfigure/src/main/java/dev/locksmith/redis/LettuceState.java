@@ -1,6 +1,8 @@
 package dev.locksmith.redis;
 
-import io.lettuce.core.api.async.BaseRedisAsyncCommands;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -23,9 +25,21 @@ final class LettuceState {
 
 	/** Fails at once when {@code nativeConnection} is a Lettuce connection that Lettuce knows is down. */
 	static void requireUp(@Nullable Object nativeConnection) {
-		if (nativeConnection instanceof BaseRedisAsyncCommands<?, ?> commands && !commands.isOpen()) {
+		StatefulConnection<?, ?> connection = statefulOf(nativeConnection);
+		if (connection != null && !connection.isOpen()) {
 			throw new RedisConnectionFailureException("connection lost, Lettuce is reconnecting");
 		}
+	}
+
+	/** The connection under Lettuce's asynchronous commands, asked the way both Lettuce 6 and 7 answer. */
+	private static @Nullable StatefulConnection<?, ?> statefulOf(@Nullable Object nativeConnection) {
+		if (nativeConnection instanceof RedisAsyncCommands<?, ?> commands) {
+			return commands.getStatefulConnection();
+		}
+		if (nativeConnection instanceof RedisAdvancedClusterAsyncCommands<?, ?> commands) {
+			return commands.getStatefulConnection();
+		}
+		return null;
 	}
 
 }

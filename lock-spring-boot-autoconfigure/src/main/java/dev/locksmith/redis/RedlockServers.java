@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.resource.ClientResources;
@@ -163,11 +164,13 @@ final class RedlockServers implements AutoCloseable {
 		RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(server.getHost(),
 				server.getPort());
 		configuration.setDatabase(server.getDatabase());
-		if (server.getUsername() != null) {
-			configuration.setUsername(server.getUsername());
+		// the credentials provider, not getUsername() and getPassword(), which Lettuce 7 removed
+		RedisCredentials credentials = server.getCredentialsProvider().resolveCredentials().block();
+		if (credentials != null && credentials.hasUsername()) {
+			configuration.setUsername(credentials.getUsername());
 		}
-		if (server.getPassword() != null) {
-			configuration.setPassword(RedisPassword.of(server.getPassword()));
+		if (credentials != null && credentials.hasPassword()) {
+			configuration.setPassword(RedisPassword.of(credentials.getPassword()));
 		}
 		return configuration;
 	}
