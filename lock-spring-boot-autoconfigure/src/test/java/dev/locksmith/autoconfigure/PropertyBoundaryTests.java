@@ -23,6 +23,7 @@ import dev.locksmith.autoconfigure.web.LocksmithWebAutoConfiguration;
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockAdministration.StoredLock;
+import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
@@ -116,6 +117,10 @@ class PropertyBoundaryTests {
 					}
 					catch (LockUnavailableException ex) {
 						assertThat(ex).hasMessageContaining("within " + value);
+					}
+					catch (LockBusyException ex) {
+						// a Redlock server that granted after its 1ms ran out keeps the lock until its lease ends
+						assertThat(property).isEqualTo(REDLOCK_ROW);
 					}
 				}
 				default -> {

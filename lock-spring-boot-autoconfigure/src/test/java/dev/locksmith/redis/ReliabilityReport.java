@@ -27,14 +27,19 @@ final class ReliabilityReport {
 
 	/**
 	 * Writes the fault suite's page, its table on the bundled Redis first, or, for {@code version}
-	 * {@link RedisVersion#SYSTEM}, its table on the system's Redis as a section of the page.
+	 * {@link RedisVersion#SYSTEM} or {@link RedisVersion#VALKEY}, its table on that server as a section of the page.
 	 */
 	static void write(RedisVersion version, List<Outcome> outcomes, Map<String, Long> totals, String redisInfo)
 			throws IOException {
 		String table = table(outcomes, totals, redisInfo);
 		if (version == RedisVersion.SYSTEM) {
 			writeSection("faults-system-redis", "## The same faults on the system's Redis\n\nThe fault suite runs on"
-					+ " both tested versions; this table is its run on the system's `redis-server`.\n\n" + table);
+					+ " every tested server; this table is its run on the system's `redis-server`.\n\n" + table);
+			return;
+		}
+		if (version == RedisVersion.VALKEY) {
+			writeSection("faults-valkey", "## The same faults on Valkey\n\nThis table is the fault suite's run on"
+					+ " Valkey " + version.version() + ".\n\n" + table);
 			return;
 		}
 		StringBuilder report = new StringBuilder("""

@@ -2,6 +2,7 @@ package dev.locksmith.testing;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -11,10 +12,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The two {@code redis-server} builds that the tests run on, for a test class parameterized over
- * them: the one bundled in {@code com.github.codemonstur:embedded-redis} (Redis 6.2) and the system's
- * (Redis 7.x: Debian's {@code redis-server} package, which {@code .ci/run} installs). Each names the
- * version its binary reports, so a test's name says which one ran.
+ * The server builds that the tests run on, for a test class parameterized over them: the one bundled in
+ * {@code com.github.codemonstur:embedded-redis} (Redis 6.2), the system's (Redis 7.x: Debian's
+ * {@code redis-server} package, which {@code .ci/run} installs) and Valkey 8. Each names the version its
+ * binary reports, so a test's name says which one ran.
  */
 public enum RedisVersion {
 
@@ -25,7 +26,16 @@ public enum RedisVersion {
 	 * The system's {@code redis-server}, 7.x: the path in {@code LOCKSMITH_REDIS_SYSTEM}, else the one on
 	 * {@code PATH}.
 	 */
-	SYSTEM;
+	SYSTEM,
+
+	/**
+	 * Valkey 8.0.1, which no package registry here serves: the path in {@code LOCKSMITH_VALKEY_SERVER},
+	 * else {@value #VALKEY_BUILD} under the project's parent folder, where the project's machines keep a
+	 * build of it. Tests on it are skipped, saying why, where neither exists (a user's fresh clone).
+	 */
+	VALKEY;
+
+	private static final String VALKEY_BUILD = "shared/servers/valkey-8.0.1/valkey-server";
 
 	private static final Pattern VERSION = Pattern.compile("v=(\\d+)\\.(\\d+)\\.(\\d+)");
 
@@ -40,7 +50,13 @@ public enum RedisVersion {
 	 * ({@code CI=true}), where {@code .ci/run} installs it, and aborts it elsewhere, saying why.
 	 */
 	public Path binary() {
-		Optional<Path> binary = (this == BUNDLED) ? Optional.of(RedisBinary.bundled()) : RedisBinary.system();
+		Optional<Path> binary = find();
+		if (this == VALKEY && binary.isEmpty()) {
+			String message = "The tests on Valkey cannot run: no valkey-server in LOCKSMITH_VALKEY_SERVER, nor at "
+					+ VALKEY_BUILD + " in a parent folder of " + Path.of("").toAbsolutePath();
+			announce("SKIPPED: " + message);
+			Assumptions.abort(message);
+		}
 		String problem = binary.isEmpty() ? "no redis-server 7.x on PATH (nor in LOCKSMITH_REDIS_SYSTEM)"
 				: (this == SYSTEM && major() < SYSTEM_MAJOR) ? binary.get() + " is Redis " + version() + ", not 7.x"
 						: null;
@@ -69,17 +85,39 @@ public enum RedisVersion {
 	/** The version the binary reports, such as {@code 7.0.15}; {@code unknown} when it is missing. */
 	public String version() {
 		if (this.reported == null) {
-			this.reported = ((this == BUNDLED) ? Optional.of(RedisBinary.bundled()) : RedisBinary.system())
-				.map(RedisVersion::reportedBy)
-				.orElse("unknown");
+			this.reported = find().map(RedisVersion::reportedBy).orElse("unknown");
 		}
 		return this.reported;
 	}
 
-	/** For a test's name: {@code Redis 7.0.15 (system)}. */
+	/** For a test's name: {@code Redis 7.0.15 (system)}, {@code Valkey 8.0.1}. */
 	@Override
 	public String toString() {
-		return "Redis " + version() + " (" + name().toLowerCase(java.util.Locale.ROOT) + ")";
+		return (this == VALKEY) ? "Valkey " + version()
+				: "Redis " + version() + " (" + name().toLowerCase(java.util.Locale.ROOT) + ")";
+	}
+
+	private Optional<Path> find() {
+		return switch (this) {
+			case BUNDLED -> Optional.of(RedisBinary.bundled());
+			case SYSTEM -> RedisBinary.system();
+			case VALKEY -> valkey();
+		};
+	}
+
+	/** {@code LOCKSMITH_VALKEY_SERVER}, else {@value #VALKEY_BUILD} under the nearest folder that has it. */
+	private static Optional<Path> valkey() {
+		String chosen = System.getenv("LOCKSMITH_VALKEY_SERVER");
+		if (chosen != null && !chosen.isBlank()) {
+			return Optional.of(Path.of(chosen)).filter(Files::isExecutable);
+		}
+		for (Path folder = Path.of("").toAbsolutePath(); folder != null; folder = folder.getParent()) {
+			Path build = folder.resolve(VALKEY_BUILD);
+			if (Files.isExecutable(build)) {
+				return Optional.of(build);
+			}
+		}
+		return Optional.empty();
 	}
 
 	private int major() {
