@@ -90,7 +90,10 @@ class VirtualThreadLoadTests {
 			AsyncTaskExecutor executor = context.getBean("applicationTaskExecutor", AsyncTaskExecutor.class);
 			Counters counters = context.getBean(Counters.class);
 			CountDownLatch release = new CountDownLatch(1);
-			Future<?> holder = executor.submit(() -> counters.hold(HOT, release));
+			Future<?> holder = executor.submit(() -> {
+				counters.hold(HOT, release);
+				return null;
+			});
 			await().atMost(Duration.ofMinutes(1)).until(() -> counters.count(HOT) == 1);
 			long heapBefore = usedHeapAfterGc();
 			List<RecordedEvent> pinned = pinnedWhile(() -> {
