@@ -376,6 +376,7 @@ class RedisClusterMigrationTests {
 		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
 		RedisLockBackend backend = new RedisLockBackend(connections, KEYS, CLAIM_LEASE);
 		DefaultLockService service = DefaultLockService.builder(backend)
+			.recheckInterval(CLAIM_LEASE.dividedBy(2))
 			.storeTimeout(redisTimeout)
 			.releaseNotifications(notifications)
 			.build();
