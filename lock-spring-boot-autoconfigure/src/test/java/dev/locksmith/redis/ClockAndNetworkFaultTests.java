@@ -138,8 +138,11 @@ class ClockAndNetworkFaultTests {
 			if (this.version == RedisVersion.BUNDLED) {
 				ReliabilityReport.writeSection("clock-and-network", report(end));
 			}
+			else if (this.version == RedisVersion.SYSTEM) {
+				ReliabilityReport.writeSection("clock-and-network-system-redis", otherServerReport(end));
+			}
 			else {
-				ReliabilityReport.writeSection("clock-and-network-system-redis", systemRedisReport(end));
+				ReliabilityReport.writeSection("clock-and-network-valkey", otherServerReport(end));
 			}
 		}
 		finally {
@@ -572,14 +575,12 @@ class ClockAndNetworkFaultTests {
 	}
 
 	/** The line on the blackholed holder and the partition on the system's Redis, and their table. */
-	private String systemRedisReport(Map<String, Long> end) {
-		return """
-				## The blackholed holder and the partition on the system's Redis
-
-				The network rows that cut a holder off and partition the fleet, as above, on the system's
-				`redis-server` (the other rows run on the bundled Redis only: see the end of the section above).
-
-				""" + runAndTable(end);
+	private String otherServerReport(Map<String, Long> end) {
+		String server = (this.version == RedisVersion.SYSTEM) ? "the system's Redis" : this.version.toString();
+		return "## The blackholed holder and the partition on " + server + "\n\n"
+				+ "The network rows that cut a holder off and partition the fleet, as above, on " + server
+				+ " (the other rows run on the bundled Redis only: see the end of the first section).\n\n"
+				+ runAndTable(end);
 	}
 
 	/** The run's line (date, cores, version, load) and its table of faults. */

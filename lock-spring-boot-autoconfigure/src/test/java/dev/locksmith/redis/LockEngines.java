@@ -56,9 +56,14 @@ final class LockEngines implements AutoCloseable {
 
 	/** Connects an engine through a started factory that {@code connect} makes, to one Redis or a cluster. */
 	static Supplier<Connected> onConnections(Supplier<LettuceConnectionFactory> connect) {
+		return onConnections(connect, RedisLockBackend.DEFAULT_CLAIM_LEASE);
+	}
+
+	/** As {@link #onConnections(Supplier)}, with releases that give a waiter {@code claimLease} to take a lock. */
+	static Supplier<Connected> onConnections(Supplier<LettuceConnectionFactory> connect, Duration claimLease) {
 		return () -> {
 			LettuceConnectionFactory connections = connect.get();
-			RedisLockBackend backend = new RedisLockBackend(connections, KEYS);
+			RedisLockBackend backend = new RedisLockBackend(connections, KEYS, claimLease);
 			backend.warmUp().join();
 			RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connections, KEYS);
 			return new Connected(backend, notifications, () -> {

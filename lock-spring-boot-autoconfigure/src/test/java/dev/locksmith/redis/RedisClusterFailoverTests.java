@@ -296,8 +296,11 @@ class RedisClusterFailoverTests {
 
 	/** Two engines whose waiters re-check every {@code recheckInterval} for a release notification they missed. */
 	private LockEngines newEngines(Duration recheckInterval) {
-		LockEngines engines = new LockEngines(2, recheckInterval,
-				LockEngines.onConnections(() -> this.cluster.refreshingConnectionFactory(REFRESH_PERIOD)));
+		Duration claimLease = recheckInterval.multipliedBy(2);
+		LockEngines engines = new LockEngines(2, recheckInterval, LockEngines.onConnections(
+				() -> this.cluster.refreshingConnectionFactory(REFRESH_PERIOD),
+				(claimLease.compareTo(RedisLockBackend.DEFAULT_CLAIM_LEASE) > 0) ? claimLease
+						: RedisLockBackend.DEFAULT_CLAIM_LEASE));
 		this.resources.add(0, engines);
 		return engines;
 	}
