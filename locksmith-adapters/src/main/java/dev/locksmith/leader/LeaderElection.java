@@ -158,20 +158,34 @@ public final class LeaderElection {
 		}
 	}
 
+	/** Leads on {@code handle} from the grant until too little of its lease is left; then releases it. */
 	private void lead(LockHandle handle) throws InterruptedException {
-		long token = handle.fencingToken();
-		this.leadership = handle;
-		this.events.publishEvent(new LeaderGrantedEvent(this.role, token));
-		try {
-			while (leads(handle)) {
-				Thread.sleep(this.margin.dividedBy(4).toMillis());
+		try (handle) {
+			if (!withFullLease(handle)) {
+				return;
+			}
+			long token = handle.fencingToken();
+			this.leadership = handle;
+			this.events.publishEvent(new LeaderGrantedEvent(this.role, token));
+			try {
+				while (leads(handle)) {
+					Thread.sleep(this.margin.dividedBy(4).toMillis());
+				}
+			}
+			finally {
+				this.leadership = null;
+				this.events.publishEvent(new LeaderRevokedEvent(this.role, token));
 			}
 		}
-		finally {
-			this.leadership = null;
-			this.events.publishEvent(new LeaderRevokedEvent(this.role, token));
-			handle.close();
-		}
+	}
+
+	/**
+	 * Whether the leadership can start on {@code handle}: a lock that a release handed over comes under a
+	 * claim lease shorter than the margin, so it is extended to the full lease first, before the grant,
+	 * rather than counted as lost at the first check and granted again.
+	 */
+	private boolean withFullLease(LockHandle handle) {
+		return leads(handle) || (handle.extend(this.options.ttl()) && leads(handle));
 	}
 
 	private boolean leads(LockHandle handle) {
