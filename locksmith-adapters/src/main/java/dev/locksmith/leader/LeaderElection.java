@@ -5,8 +5,6 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 
@@ -14,6 +12,7 @@ import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.internal.OutageLog;
 
 /**
  * Keeps one leader of a role in the fleet: every instance campaigns for the renewed lock
@@ -30,8 +29,6 @@ import dev.locksmith.core.LockUnavailableException;
  */
 public final class LeaderElection {
 
-	private static final Log logger = LogFactory.getLog(LeaderElection.class);
-
 	private static final Duration RETRY_INTERVAL = Duration.ofSeconds(1);
 
 	/** The longest lease the engine counts: {@code Long.MAX_VALUE} nanoseconds, 106751 days. */
@@ -46,6 +43,9 @@ public final class LeaderElection {
 	private final Duration margin;
 
 	private final ApplicationEventPublisher events;
+
+	private final OutageLog outages = new OutageLog(System.getLogger(LeaderElection.class.getName()),
+			"Campaigning again");
 
 	private volatile @Nullable LockHandle leadership;
 
@@ -143,12 +143,14 @@ public final class LeaderElection {
 			while (!Thread.currentThread().isInterrupted()) {
 				try {
 					Optional<LockHandle> granted = this.locks.tryAcquire(lockKey(), this.options);
+					this.outages.answered();
 					if (granted.isPresent()) {
 						lead(granted.get());
 					}
 				}
 				catch (LockUnavailableException ex) {
-					logger.warn("Cannot campaign for the leadership of '" + this.role + "'; retrying", ex);
+					this.outages.failed(lockKey(), "Cannot campaign for the leadership of '" + this.role + "'; retrying every "
+							+ RETRY_INTERVAL.toMillis() + "ms", ex);
 					Thread.sleep(RETRY_INTERVAL.toMillis());
 				}
 			}
