@@ -20,13 +20,14 @@ import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.core.internal.HeldLock;
 import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.internal.LockFrames;
+import dev.locksmith.core.internal.OutageLog;
 import dev.locksmith.core.internal.Shares;
 
 /**
  * Acquires the locks of an annotated call: keys that the running call already holds get one more
  * hold, without a round trip; the rest are acquired together, all or nothing, under the call's
  * {@link OnBusy} policy. A skip is logged at DEBUG with the lock's name, never its key; an unavailable
- * store once per lock name and outage (see {@link LockOutageLog}).
+ * store once per lock name and outage (see {@link OutageLog}).
  */
 final class LockAcquisition {
 
@@ -34,7 +35,8 @@ final class LockAcquisition {
 
 	private final Supplier<LockService> locks;
 
-	private final LockOutageLog outages = new LockOutageLog();
+	private final OutageLog outages = new OutageLog(System.getLogger(LockAcquisition.class.getName()),
+			"Locking is back");
 
 	LockAcquisition(Supplier<LockService> locks) {
 		this.locks = locks;
@@ -174,15 +176,16 @@ final class LockAcquisition {
 					: locks.tryAcquireAll(keys, definition.options()).orElse(null);
 		}
 		catch (LockUnavailableException ex) {
-			this.outages.unavailable(definition.name(), definition.method(), ex);
+			this.outages.failed(definition.name(), "Lock '" + definition.name() + "' is unavailable, so "
+					+ definition.method() + " did not run (locking fails closed)", ex);
 			throw new LockUnavailableException("Lock '" + definition.name() + "' is unavailable for "
 					+ definition.method() + ": " + ex.getMessage(), ex);
 		}
 		catch (LockBusyException ex) {
-			this.outages.available();
+			this.outages.answered();
 			throw ex;
 		}
-		this.outages.available();
+		this.outages.answered();
 		return handle;
 	}
 

@@ -1,7 +1,5 @@
 package dev.locksmith.core;
 
-import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -10,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -17,6 +16,8 @@ import java.util.function.IntConsumer;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.LockBackend.LeaseExtension;
+import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.internal.OutageLog;
 
 /**
  * Watchdog that extends the leases of held locks every {@code ttl / 3}. One tick at a time is pending,
@@ -28,9 +29,10 @@ final class LeaseRenewer implements Renewal {
 	/** Most leases renewed by one store call. */
 	static final int BATCH_SIZE = 500;
 
-	private static final Logger logger = System.getLogger(LeaseRenewer.class.getName());
-
 	private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+	private final OutageLog outages = new OutageLog(System.getLogger(LeaseRenewer.class.getName()),
+			"Renewing leases again");
 
 	private final StoreCalls store;
 
@@ -211,8 +213,7 @@ final class LeaseRenewer implements Renewal {
 			answers = this.store.extendEach(extensions);
 		}
 		catch (RuntimeException ex) {
-			logger.log(Level.WARNING, "Could not renew " + batch.size() + " leases; retrying while they last", ex);
-			batch.forEach(this::retryOrGiveUp);
+			batch.forEach((handle) -> retryOrGiveUp(handle, ex));
 			return;
 		}
 		catch (InterruptedException ex) {
@@ -220,7 +221,7 @@ final class LeaseRenewer implements Renewal {
 			return;
 		}
 		int next = 0;
-		int unanswered = 0;
+		boolean allAnswered = true;
 		for (DefaultLockHandle handle : batch) {
 			List<CompletableFuture<Boolean>> own = answers.subList(next, next + handle.keys().size());
 			next += own.size();
@@ -228,23 +229,23 @@ final class LeaseRenewer implements Renewal {
 				recordOutcome(handle, own.stream().allMatch(CompletableFuture::join), sentAt);
 			}
 			else {
-				unanswered++;
-				retryOrGiveUp(handle);
+				allAnswered = false;
+				retryOrGiveUp(handle, firstFailure(own));
 			}
 		}
-		if (unanswered > 0) {
-			logger.log(Level.WARNING, "Could not renew " + unanswered + " of " + batch.size()
-					+ " leases; retrying while they last", firstFailure(answers));
+		if (allAnswered) {
+			this.outages.answered();
 		}
 		this.onRenewed.accept((int) answers.stream().filter((answer) -> StoreCalls.answered(answer) && answer.join()).count());
 	}
 
-	private static @Nullable Throwable firstFailure(List<CompletableFuture<Boolean>> answers) {
+	/** Why some of {@code answers} did not come: the first failure, else the timeout they outlasted. */
+	private static Throwable firstFailure(List<CompletableFuture<Boolean>> answers) {
 		return answers.stream()
 			.filter(CompletableFuture::isCompletedExceptionally)
 			.map((answer) -> answer.handle((extended, failure) -> failure).join())
 			.findFirst()
-			.orElse(null);
+			.orElseGet(() -> new TimeoutException("timed out"));
 	}
 
 	private void recordOutcome(DefaultLockHandle handle, boolean extended, long sentAt) {
@@ -256,7 +257,10 @@ final class LeaseRenewer implements Renewal {
 		}
 	}
 
-	private void retryOrGiveUp(DefaultLockHandle handle) {
+	/** After a renewal that failed with {@code failure}, logged once per lock name and outage (see {@link OutageLog}). */
+	private void retryOrGiveUp(DefaultLockHandle handle, Throwable failure) {
+		String name = KeyMasking.mask(handle.name(), handle.key());
+		this.outages.failed(name, "Could not renew the lease of lock '" + name + "'; retrying while it lasts", failure);
 		long now = System.nanoTime();
 		if (handle.leaseDeadlineNanos() - now <= 0) {
 			this.onLost.accept(handle);

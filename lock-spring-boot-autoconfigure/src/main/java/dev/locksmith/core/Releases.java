@@ -1,7 +1,5 @@
 package dev.locksmith.core;
 
-import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 
 import dev.locksmith.core.internal.KeyMasking;
@@ -13,9 +11,6 @@ import dev.locksmith.core.observation.LockOutcome;
  * then frees itself, and waiters find it free when they look again.
  */
 final class Releases {
-
-	/** The engine's log, under the name applications configure it by. */
-	private static final Logger logger = System.getLogger(DefaultLockService.class.getName());
 
 	private final StoreCalls store;
 
@@ -40,8 +35,9 @@ final class Releases {
 				this.store.retryRelease(handle.keys(), handle.ownerToken(), handle.leaseDeadlineNanos(), ex);
 			}
 			else {
-				logger.log(Level.WARNING, "Could not release lock '" + KeyMasking.mask(handle.name(), handle.key())
-						+ "'; it frees itself when its lease ends", ex);
+				String lock = "'" + KeyMasking.mask(handle.name(), handle.key()) + "'";
+				this.store.releaseFailed(lock, "Could not release lock " + lock + "; it frees itself when its lease ends",
+						ex);
 			}
 		}
 		catch (InterruptedException ex) {

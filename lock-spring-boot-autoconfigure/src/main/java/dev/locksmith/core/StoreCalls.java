@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
 import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.internal.OutageLog;
 import dev.locksmith.core.internal.TimeLimit;
 
 /**
@@ -29,6 +30,8 @@ final class StoreCalls {
 	private final Duration timeout;
 
 	private final ReleaseNotifications.Listener handOvers;
+
+	private final OutageLog releaseOutages = new OutageLog(logger, "Releasing locks again");
 
 	/** Calls on {@code backend}; the hand-overs a release answers go to {@code handOvers}, this process's waiters. */
 	StoreCalls(LockBackend backend, Duration timeout, ReleaseNotifications.Listener handOvers) {
@@ -58,8 +61,10 @@ final class StoreCalls {
 	}
 
 	int release(List<String> keys, String ownerToken) throws InterruptedException {
-		return await(whileBusy(() -> this.backend.release(keys, ownerToken, this.handOvers)),
+		int released = await(whileBusy(() -> this.backend.release(keys, ownerToken, this.handOvers)),
 				() -> "release of " + KeyMasking.describe(keys));
+		this.releaseOutages.answered();
+		return released;
 	}
 
 	/**
@@ -81,22 +86,32 @@ final class StoreCalls {
 
 	/**
 	 * Sends again, in the background, the release of a lock whose release failed with {@code failure},
-	 * until it succeeds or the lease ends at {@code leaseDeadlineNanos}: one WARN now, one line for the outcome.
+	 * until it succeeds or the lease ends at {@code leaseDeadlineNanos}. The failure is logged as
+	 * {@link #releaseFailed} says; the outcome at DEBUG, and a release on a retry as the store's recovery.
 	 */
 	void retryRelease(List<String> keys, String ownerToken, long leaseDeadlineNanos, LockUnavailableException failure) {
 		String locks = KeyMasking.describe(keys);
-		logger.log(Level.WARNING, "Could not release " + locks + "; retrying until its lease ends in "
+		releaseFailed(locks, "Could not release " + locks + "; retrying until its lease ends in "
 				+ Math.max(0, Duration.ofNanos(leaseDeadlineNanos - System.nanoTime()).toMillis()) + "ms", failure);
 		Resend.until(leaseDeadlineNanos, Resend.ON_ANY_FAILURE, () -> this.backend.release(keys, ownerToken, this.handOvers))
 			.whenComplete((released, retryFailure) -> {
 				if (retryFailure == null) {
-					logger.log(Level.INFO, "Released " + locks + " on a retry");
+					logger.log(Level.DEBUG, "Released " + locks + " on a retry");
+					this.releaseOutages.answered();
 				}
 				else {
-					logger.log(Level.WARNING, "Could not release " + locks
-							+ " before its lease ended; it freed itself then. Last failure: " + retryFailure);
+					logger.log(Level.DEBUG, "Could not release " + locks + " before its lease ended; it freed itself then",
+							retryFailure);
 				}
 			});
+	}
+
+	/**
+	 * The release of {@code locks} failed with {@code failure}, as {@code what} says: WARN once per lock and
+	 * outage of the store, DEBUG after that, and INFO once when a release succeeds again.
+	 */
+	void releaseFailed(String locks, String what, Throwable failure) {
+		this.releaseOutages.failed(locks, what, failure);
 	}
 
 	/** Extends every lease or fails as one: for an extension that a caller asked for and waits on. */

@@ -20,6 +20,7 @@ import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.testing.JulToSlf4jExtension;
 import dev.locksmith.testing.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,7 +32,7 @@ import static org.awaitility.Awaitility.await;
  * A store outage as annotated methods meet it: locking fails closed, fast once the client knows the
  * connection is down, and the log names each lock once per outage, with keys masked.
  */
-@ExtendWith(OutputCaptureExtension.class)
+@ExtendWith({ JulToSlf4jExtension.class, OutputCaptureExtension.class })
 class LockStoreOutageTests {
 
 	private RedisServer redis;

@@ -5,8 +5,6 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 
@@ -14,6 +12,7 @@ import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.internal.OutageLog;
 
 /**
  * Keeps one leader of a role in the fleet: every instance campaigns for the renewed lock
@@ -30,8 +29,6 @@ import dev.locksmith.core.LockUnavailableException;
  */
 public final class LeaderElection {
 
-	private static final Log logger = LogFactory.getLog(LeaderElection.class);
-
 	private static final Duration RETRY_INTERVAL = Duration.ofSeconds(1);
 
 	/** The longest lease the engine counts: {@code Long.MAX_VALUE} nanoseconds, 106751 days. */
@@ -46,6 +43,9 @@ public final class LeaderElection {
 	private final Duration margin;
 
 	private final ApplicationEventPublisher events;
+
+	private final OutageLog outages = new OutageLog(System.getLogger(LeaderElection.class.getName()),
+			"Campaigning again");
 
 	private volatile @Nullable LockHandle leadership;
 
@@ -143,12 +143,14 @@ public final class LeaderElection {
 			while (!Thread.currentThread().isInterrupted()) {
 				try {
 					Optional<LockHandle> granted = this.locks.tryAcquire(lockKey(), this.options);
+					this.outages.answered();
 					if (granted.isPresent()) {
 						lead(granted.get());
 					}
 				}
 				catch (LockUnavailableException ex) {
-					logger.warn("Cannot campaign for the leadership of '" + this.role + "'; retrying", ex);
+					this.outages.failed(lockKey(), "Cannot campaign for the leadership of '" + this.role + "'; retrying every "
+							+ RETRY_INTERVAL.toMillis() + "ms", ex);
 					Thread.sleep(RETRY_INTERVAL.toMillis());
 				}
 			}
@@ -158,20 +160,34 @@ public final class LeaderElection {
 		}
 	}
 
+	/** Leads on {@code handle} from the grant until too little of its lease is left; then releases it. */
 	private void lead(LockHandle handle) throws InterruptedException {
-		long token = handle.fencingToken();
-		this.leadership = handle;
-		this.events.publishEvent(new LeaderGrantedEvent(this.role, token));
-		try {
-			while (leads(handle)) {
-				Thread.sleep(this.margin.dividedBy(4).toMillis());
+		try (handle) {
+			if (!withFullLease(handle)) {
+				return;
+			}
+			long token = handle.fencingToken();
+			this.leadership = handle;
+			this.events.publishEvent(new LeaderGrantedEvent(this.role, token));
+			try {
+				while (leads(handle)) {
+					Thread.sleep(this.margin.dividedBy(4).toMillis());
+				}
+			}
+			finally {
+				this.leadership = null;
+				this.events.publishEvent(new LeaderRevokedEvent(this.role, token));
 			}
 		}
-		finally {
-			this.leadership = null;
-			this.events.publishEvent(new LeaderRevokedEvent(this.role, token));
-			handle.close();
-		}
+	}
+
+	/**
+	 * Whether the leadership can start on {@code handle}: a lock that a release handed over comes under a
+	 * claim lease shorter than the margin, so it is extended to the full lease first, before the grant,
+	 * rather than counted as lost at the first check and granted again.
+	 */
+	private boolean withFullLease(LockHandle handle) {
+		return leads(handle) || (handle.extend(this.options.ttl()) && leads(handle));
 	}
 
 	private boolean leads(LockHandle handle) {

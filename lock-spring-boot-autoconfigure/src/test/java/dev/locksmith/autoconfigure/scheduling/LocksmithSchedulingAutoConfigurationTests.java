@@ -32,6 +32,7 @@ import dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration;
 import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
 import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.redis.TestLockKeys;
+import dev.locksmith.testing.JulToSlf4jExtension;
 import dev.locksmith.testing.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,7 +43,7 @@ import static org.awaitility.Awaitility.await;
  * A scheduled job on a lock store outage, as Spring Boot's task scheduler logs it: Locksmith's one WARN
  * per lock and outage, a DEBUG line per failed tick, and ERROR only for errors that are not lock failures.
  */
-@ExtendWith(OutputCaptureExtension.class)
+@ExtendWith({ JulToSlf4jExtension.class, OutputCaptureExtension.class })
 class LocksmithSchedulingAutoConfigurationTests {
 
 	private static final String NOT_RUN = "Scheduled task did not run";
