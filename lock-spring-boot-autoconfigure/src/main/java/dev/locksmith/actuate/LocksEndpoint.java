@@ -105,14 +105,38 @@ public class LocksEndpoint {
 	public record ForcedRelease(String key, boolean released) {
 	}
 
+	/**
+	 * How a lock is held: {@code WRITE} by one owner alone, {@code READ} by readers together, or
+	 * {@code PERMIT} by up to {@code permits} holders at once, each with a permit of its own.
+	 */
+	public enum Mode {
+
+		/** An exclusive lock: one owner. */
+		WRITE,
+
+		/** A read lock, shared with the other readers of the key. */
+		READ,
+
+		/** One of the permits of a lock that admits several holders at once. */
+		PERMIT;
+
+		static Mode of(LockMode mode, int permits) {
+			if (permits > 1) {
+				return PERMIT;
+			}
+			return (mode == LockMode.READ) ? READ : WRITE;
+		}
+
+	}
+
 	/** One lock held by this instance, as a writer, a reader or one of a number of permit holders. */
-	public record HeldLock(@Nullable String name, String key, LockMode mode, int permits, long fencingToken,
+	public record HeldLock(@Nullable String name, String key, Mode mode, int permits, long fencingToken,
 			Instant acquiredAt, Instant expiresAt, long renewals, String ownerThread, @Nullable String method) {
 
 		static HeldLock of(LockInfo lock, boolean showKey) {
-			return new HeldLock(lock.name(), KeyMasking.mask(lock.name(), lock.key(), showKey), lock.mode(),
-					lock.permits(), lock.fencingToken(), lock.acquiredAt(), lock.expiresAt(), lock.renewals(),
-					lock.ownerThread(), lock.holder());
+			return new HeldLock(lock.name(), KeyMasking.mask(lock.name(), lock.key(), showKey),
+					Mode.of(lock.mode(), lock.permits()), lock.permits(), lock.fencingToken(), lock.acquiredAt(),
+					lock.expiresAt(), lock.renewals(), lock.ownerThread(), lock.holder());
 		}
 
 	}
@@ -122,12 +146,12 @@ public class LocksEndpoint {
 	 * readers or permit holders share lists each holder with its own lease; its remaining ttl and holder
 	 * instance are those of the lease that ends last.
 	 */
-	public record ClusterLock(@Nullable String name, String key, LockMode mode, int permits, long remainingTtlMillis,
+	public record ClusterLock(@Nullable String name, String key, Mode mode, int permits, long remainingTtlMillis,
 			String holderInstance, List<Holder> holders) {
 
 		static ClusterLock of(StoredLock lock, boolean showKey) {
-			return new ClusterLock(lock.name(), KeyMasking.mask(lock.name(), lock.key(), showKey), lock.mode(),
-					lock.permits(), lock.remainingTtl().toMillis(), lock.holderInstance(), lock.holders()
+			return new ClusterLock(lock.name(), KeyMasking.mask(lock.name(), lock.key(), showKey),
+					Mode.of(lock.mode(), lock.permits()), lock.permits(), lock.remainingTtl().toMillis(), lock.holderInstance(), lock.holders()
 						.stream()
 						.map((holder) -> new Holder(holder.instance(), holder.remainingLease().toMillis()))
 						.toList());

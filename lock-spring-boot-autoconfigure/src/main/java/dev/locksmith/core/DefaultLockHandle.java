@@ -56,6 +56,8 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	private final Instant acquiredAt;
 
+	private final long grantedAtNanos;
+
 	private final long holdUntilNanos;
 
 	private final String ownerThread;
@@ -99,7 +101,8 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		this.driftAllowance = driftAllowance;
 		this.observation = observation;
 		this.acquiredAt = Instant.now();
-		this.holdUntilNanos = System.nanoTime() + options.holdAtLeast().toNanos();
+		this.grantedAtNanos = System.nanoTime();
+		this.holdUntilNanos = this.grantedAtNanos + options.holdAtLeast().toNanos();
 		this.ownerThread = Thread.currentThread().getName();
 		leaseStarted(requestedAtNanos, lease);
 	}
@@ -164,9 +167,12 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	/** Ends one hold, and releases the lock when it was the last. */
 	void dropHold() {
-		// A lost lock is released too: after a local give-up its key may still be in the store.
-		if (this.holds.decrementAndGet() == 0 && this.state.getAndSet(State.RELEASED) != State.RELEASED) {
-			this.leases.release(this);
+		if (this.holds.decrementAndGet() == 0) {
+			State before = this.state.getAndSet(State.RELEASED);
+			// A lost lock is released too: after a local give-up its key may still be in the store.
+			if (before != State.RELEASED) {
+				this.leases.release(this, before == State.HELD);
+			}
 		}
 	}
 
@@ -243,6 +249,14 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	Duration minimumHoldLeft() {
 		long left = this.holdUntilNanos - System.nanoTime();
 		return (left > 0) ? Duration.ofMillis(TimeUnit.NANOSECONDS.toMillis(left) + 1) : Duration.ZERO;
+	}
+
+	/**
+	 * How long the store keeps this lock for its owner when it is released now: from the grant to now, or
+	 * to the end of the minimum hold when that is later.
+	 */
+	Duration storeHold() {
+		return Duration.ofNanos(Math.max(System.nanoTime(), this.holdUntilNanos) - this.grantedAtNanos);
 	}
 
 	/** Whether the lock is neither released nor lost, whatever the lease says. */

@@ -77,7 +77,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	/**
 	 * Acquires like {@link #tryAcquireAll}; a refusal carries how long the caller waited, on the monotonic
-	 * clock, and the busy lease's remaining time from the store.
+	 * clock, and when a retry has a chance: the busy lease's remaining time from the store, or the longest
+	 * of this process's recent holds of the lock's name when that is shorter.
 	 */
 	@Override
 	public LockHandle acquireAll(Collection<String> keys, LockOptions options) throws InterruptedException {
@@ -85,7 +86,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		Attempt attempt = acquireOrRefuse(keys, options);
 		if (attempt.handle() == null) {
 			throw new LockBusyException(options.name(), String.join(",", keys),
-					Duration.ofNanos(System.nanoTime() - start), attempt.retryAfter());
+					Duration.ofNanos(System.nanoTime() - start),
+					this.leases.retryAfter(options.name(), attempt.retryAfter()));
 		}
 		return attempt.handle();
 	}

@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.locksmith.core.Waiters.HandedLock;
 import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.observation.LockOutcome;
@@ -29,6 +31,8 @@ final class Leases implements AutoCloseable {
 	private final Releases releases;
 
 	private final HeldLocks held = new HeldLocks();
+
+	private final HoldDurations holdDurations = new HoldDurations();
 
 	private final LockEventDispatcher events = new LockEventDispatcher();
 
@@ -111,10 +115,24 @@ final class Leases implements AutoCloseable {
 		return extended;
 	}
 
-	/** Releases the lock of {@code handle}, which its last hold ended. */
-	void release(DefaultLockHandle handle) {
+	/**
+	 * Releases the lock of {@code handle}, which its last hold ended; one still held until then counts
+	 * among the {@linkplain #retryAfter recent holds} of its name.
+	 */
+	void release(DefaultLockHandle handle, boolean wasHeld) {
+		if (wasHeld) {
+			this.holdDurations.ended(handle.name(), handle.storeHold());
+		}
 		forget(handle);
 		this.releases.release(handle);
+	}
+
+	/**
+	 * The hint for a caller refused on the lock named {@code name}: the longest of this process's recent
+	 * holds of that name, at most the busy lease's {@code remainingLease}.
+	 */
+	Duration retryAfter(@Nullable String name, Duration remainingLease) {
+		return this.holdDurations.retryAfter(name, remainingLease);
 	}
 
 	/** Counts the lock of {@code handle} as lost, once, and tells the listeners. */

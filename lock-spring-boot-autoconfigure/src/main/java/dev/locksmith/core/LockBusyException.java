@@ -31,7 +31,8 @@ public class LockBusyException extends DistributedLockException {
 	 * @param lockName the name of the lock, or {@code null} when it has none
 	 * @param key the key of the busy lock
 	 * @param waited how long the caller waited, measured
-	 * @param retryAfter the busy lease's remaining time as the store reported it; zero when unknown
+	 * @param retryAfter when a retry has a chance: the busy lease's remaining time as the store reported
+	 * it, or less when recent holds of the lock ended sooner; zero when unknown
 	 * @since 0.1.0
 	 */
 	public LockBusyException(@Nullable String lockName, String key, Duration waited, Duration retryAfter) {
@@ -65,8 +66,11 @@ public class LockBusyException extends DistributedLockException {
 	}
 
 	/**
-	 * How long the busy lease had left when the store last refused: the earliest time a retry can
-	 * succeed unless the owner releases sooner. Zero when the store gave no hint.
+	 * When a retry has a chance: the busy lease's remaining time when the store last refused, or, when
+	 * shorter, the longest of this process's recent holds of a lock of the same name (the last eight),
+	 * since a renewed lease stays nearly a whole ttl ahead however soon the holder's work ends. An
+	 * estimate, not a promise: the holder may keep the lock longer than holds before it, never longer than
+	 * its lease unless it renews. Zero when the store gave no hint.
 	 * @since 0.1.0
 	 */
 	public Duration getRetryAfter() {

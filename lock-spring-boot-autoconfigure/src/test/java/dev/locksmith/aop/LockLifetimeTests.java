@@ -3,11 +3,17 @@ package dev.locksmith.aop;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,6 +38,7 @@ import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
@@ -176,6 +183,43 @@ class LockLifetimeTests {
 
 				assertThat(exists("job:c")).as("the outer call's key after it failed").isFalse();
 				assertThat(exists("job:b")).as("the other owner's lock").isTrue();
+			}
+		});
+	}
+
+	/**
+	 * Nested calls hold the outer call's key while they wait for the others: two of them on opposite keys
+	 * wait on each other until a wait time ends, as the annotations guide warns.
+	 */
+	@Test
+	void nestedCallsForOppositeKeysWaitOnEachOtherUntilAWaitTimeEnds() throws Exception {
+		this.runner.withPropertyValues("locksmith.default-wait-time=1s").run((context) -> {
+			Jobs jobs = context.getBean(Jobs.class);
+			CyclicBarrier bothHoldTheirFirstKey = new CyclicBarrier(2);
+			Runnable meet = () -> {
+				try {
+					bothHoldTheirFirstKey.await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
+			};
+			ExecutorService callers = Executors.newFixedThreadPool(2);
+			try {
+				Future<?> forward = callers.submit(() -> jobs.holdThenWaitForAll("a", List.of("a", "b"), meet));
+				Future<?> backward = callers.submit(() -> jobs.holdThenWaitForAll("b", List.of("b", "a"), meet));
+				List<Throwable> failures = Stream.of(forward, backward)
+					.map((call) -> catchThrowable(() -> call.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)))
+					.filter(Objects::nonNull)
+					.map(Throwable::getCause)
+					.toList();
+				// the first wait to end fails; the other call may then get the key it waited for
+				assertThat(failures).isNotEmpty()
+					.allSatisfy((failure) -> assertThat(failure).isInstanceOfSatisfying(LockBusyException.class,
+							(busy) -> assertThat(busy.getWaited()).isGreaterThanOrEqualTo(Duration.ofSeconds(1))));
+			}
+			finally {
+				callers.shutdownNow();
 			}
 		});
 	}

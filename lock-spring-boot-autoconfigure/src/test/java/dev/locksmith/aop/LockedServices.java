@@ -295,6 +295,14 @@ final class LockedServices {
 			afterAll.run();
 		}
 
+		/** Holds {@code held}, runs {@code beforeAll}, then locks {@code all} in a nested call. */
+		@DistributedLock(name = "job", key = "#held")
+		public void holdThenWaitForAll(String held, List<String> all, Runnable beforeAll) {
+			beforeAll.run();
+			this.self.lockAll(all, () -> {
+			});
+		}
+
 		@DistributedLock(name = "job", key = "#ids")
 		public void lockAll(List<String> ids, Runnable inside) {
 			inside.run();

@@ -18,7 +18,7 @@ class Seats {
 
 	// same parameters, optionally followed by the LockBusyException; same return type
 	String reserveLater(String id, LockBusyException busy) {
-		Duration retryAfter = busy.getRetryAfter();   // what the busy lease had left
+		Duration retryAfter = busy.getRetryAfter();   // when a retry has a chance
 		return "queued " + id + ", try again in " + retryAfter.toSeconds() + "s";
 	}
 

@@ -18,7 +18,7 @@ class Wallets {
 
 	@DistributedLock(name = "account", key = "{#from, #to}", waitTime = "${wallet.lock-wait:5s}")
 	public void transfer(String from, String to, long cents) {
-		// locks both accounts, all or nothing, in one canonical order: opposite transfers never deadlock
+		// locks both accounts in one call, all or nothing, in sorted order: opposite transfers take turns
 	}
 
 	@DistributedLock(name = "nightly-report", onBusy = OnBusy.SKIP)

@@ -43,7 +43,13 @@ final class ReliabilityReport {
 			return;
 		}
 		StringBuilder report = new StringBuilder("""
-				# Reliability under faults
+				# How it is tested
+
+				The guide says what Locksmith does and what it guarantees; this page shows how that is proven:
+				first the fault suites' measurements, then, page by page, [each guarantee and the test that
+				proves it](#each-guarantee-and-the-test-that-proves-it).
+
+				## Reliability under faults
 
 				Written by `FaultSuiteTests`, which `./mvnw verify` runs on each tested Redis version (the bundled
 				6.2 here, the system's 7.x in a section below); this page is refreshed with

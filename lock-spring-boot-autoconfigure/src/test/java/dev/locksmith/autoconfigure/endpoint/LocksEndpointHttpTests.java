@@ -104,7 +104,7 @@ class LocksEndpointHttpTests {
 	}
 
 	@Test
-	void aKeyHeldByPermitsListsItsPermitsAndHoldersWithTheKeyMasked() throws Exception {
+	void aKeyHeldByPermitsListsItsHoldersAsPermitsWithTheKeyMasked() throws Exception {
 		RestClient http = start();
 		LockService locks = this.application.getBean(LockService.class);
 		try (LockHandle first = locks.acquire("report:8", REPORT.withPermits(3));
@@ -112,10 +112,15 @@ class LocksEndpointHttpTests {
 				LockHandle third = otherInstance.acquire("report:8", REPORT.withPermits(3))) {
 			Map<String, Object> lock = single(http, "/actuator/locks?scope=cluster");
 			assertThat(lock).containsEntry("key", "report:******")
-				.containsEntry("mode", "WRITE")
+				.containsEntry("mode", "PERMIT")
 				.containsEntry("permits", 3);
 			assertThat(holders(lock)).extracting((holder) -> holder.get("instance"))
 				.containsExactlyInAnyOrder("app", "app", "other");
+			// this instance's view: each of its two permits, as a permit
+			assertThat(locks(http, "/actuator/locks")).hasSize(2)
+				.allSatisfy((held) -> assertThat(held).containsEntry("key", "report:******")
+					.containsEntry("mode", "PERMIT")
+					.containsEntry("permits", 3));
 		}
 	}
 
@@ -176,11 +181,16 @@ class LocksEndpointHttpTests {
 	}
 
 	/** The one lock that the endpoint at {@code uri} lists. */
-	@SuppressWarnings("unchecked")
 	private static Map<String, Object> single(RestClient http, String uri) {
-		List<?> listed = (List<?>) http.get().uri(uri).retrieve().body(Map.class).get("locks");
+		List<Map<String, Object>> listed = locks(http, uri);
 		assertThat(listed).hasSize(1);
-		return (Map<String, Object>) listed.get(0);
+		return listed.get(0);
+	}
+
+	/** The locks that the endpoint at {@code uri} lists. */
+	@SuppressWarnings("unchecked")
+	private static List<Map<String, Object>> locks(RestClient http, String uri) {
+		return (List<Map<String, Object>>) http.get().uri(uri).retrieve().body(Map.class).get("locks");
 	}
 
 	@SuppressWarnings("unchecked")
