@@ -7,10 +7,13 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -35,6 +38,11 @@ import dev.locksmith.core.ReleaseNotifications;
  * caught by the waiters' re-check. When Redis is down at start, subscribing is retried in the
  * background; until then waiters fall back to their bounded re-check.
  *
+ * <p>With Jedis, whose subscription is a loop that blocks its thread, the subscription runs on threads of
+ * its own, never on the dispatch thread. Stopping and closing wait for the listener container a few
+ * seconds at most: with Redis gone, its recovery can hold its subscriber's lock for as long as Redis
+ * stays away, and the application's shutdown goes on without it.
+ *
  * <p>{@link RedisLockStore} initializes, starts, stops and destroys its listener container.
  *
  * <p>Channels are classic pub/sub, not sharded ({@code SPUBLISH}): sharded pub/sub needs Redis 7 and
@@ -51,11 +59,23 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 
 	private static final Log logger = LogFactory.getLog(RedisReleaseNotifications.class);
 
+	/** Longest that stopping, or closing, the listener container holds up the application's shutdown. */
+	static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+
 	private static final Duration RECOVERY_INTERVAL = Duration.ofSeconds(1);
 
 	private final RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 
 	private final ThreadPoolExecutor dispatcher;
+
+	/**
+	 * Runs Jedis's blocking subscription loops (Lettuce's subscriptions need no thread): a new thread
+	 * whenever the previous loop has not yet returned, as the container's own default executor would give.
+	 */
+	private final ExecutorService subscription = Executors
+		.newCachedThreadPool(DaemonThreads.named("locksmith-subscription"));
+
+	private final ThreadFactory stopping = DaemonThreads.named("locksmith-subscriber-stop");
 
 	private final ScheduledExecutorService housekeeping = Executors
 		.newSingleThreadScheduledExecutor(DaemonThreads.named("locksmith-subscriber"));
@@ -86,6 +106,7 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 				(task, pool) -> logger.debug("Dropped a lock hand-over notification; its waiter re-checks"));
 		this.container.setConnectionFactory(connectionFactory);
 		this.container.setTaskExecutor(this.dispatcher);
+		this.container.setSubscriptionExecutor(this.subscription);
 		this.container.setRecoveryInterval(RECOVERY_INTERVAL.toMillis());
 	}
 
@@ -121,7 +142,7 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 		if (started != null) {
 			started.cancel(false);
 			this.idleKeys = null;
-			this.container.stop();
+			awaitContainer("stop", new FutureTask<>(this.container::stop, null));
 		}
 	}
 
@@ -185,13 +206,36 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 	void destroy() {
 		this.housekeeping.shutdownNow();
 		try {
-			this.container.destroy();
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException("Could not close the release notifications' subscriber", ex);
+			awaitContainer("close", new FutureTask<>(() -> {
+				this.container.destroy();
+				return null;
+			}));
 		}
 		finally {
 			this.dispatcher.shutdownNow();
+			this.subscription.shutdownNow();
+		}
+	}
+
+	/**
+	 * Runs {@code task}, a step of the listener container, on a daemon thread of its own and waits for it at
+	 * most {@link #STOP_TIMEOUT}; past that, leaves it to finish, or not, without holding up the caller.
+	 */
+	private void awaitContainer(String step, FutureTask<?> task) {
+		this.stopping.newThread(task).start();
+		try {
+			task.get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException ex) {
+			logger.info("Gave up waiting " + STOP_TIMEOUT.toMillis() + "ms for the release notifications' subscriber "
+					+ "to " + step + " (is Redis gone?); the shutdown goes on without it");
+		}
+		catch (ExecutionException ex) {
+			throw new IllegalStateException("Could not " + step + " the release notifications' subscriber",
+					ex.getCause());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -71,6 +72,21 @@ public final class WorkerJvm implements AutoCloseable {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/** Asks the worker to shut down with SIGTERM, as a container runtime or a service manager does. */
+	public void terminate() {
+		this.process.destroy();
+	}
+
+	/** Waits at most {@code timeout} for the worker to exit; whether it did. */
+	public boolean awaitExit(Duration timeout) throws InterruptedException {
+		return this.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	/** The exit code of a worker that has exited. */
+	public int exitValue() {
+		return this.process.exitValue();
 	}
 
 	/** Freezes the worker with SIGSTOP: its threads, timers and connections stand still. */
