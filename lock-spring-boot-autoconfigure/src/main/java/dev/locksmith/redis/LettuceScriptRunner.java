@@ -174,16 +174,15 @@ final class LettuceScriptRunner implements ScriptRunner {
 
 	/**
 	 * Runs on {@link PromptReconnect}'s thread once the server accepts connections again: unless Lettuce
-	 * reconnected the kept connection meanwhile, resets the factory's shared connection and keeps a new
-	 * one, opened on that thread. A failure leaves the lost one kept, for the next check to try again.
+	 * reconnected the kept connection meanwhile, keeps the factory's shared connection, reset and opened
+	 * on that thread when it is down too. A failure leaves the lost one kept, for the next check to try again.
 	 */
 	private void replaceLostConnection() {
 		RedisConnection lost = this.connection;
-		if (lost != null && isUp(lost)) {
+		if (lost != null && PromptReconnect.isUp(lost)) {
 			return;
 		}
-		this.connectionFactory.resetConnection();
-		RedisConnection fresh = this.connectionFactory.getConnection();
+		RedisConnection fresh = PromptReconnect.upConnection(this.connectionFactory);
 		RedisConnection replaced;
 		this.opening.lock();
 		try {
@@ -195,16 +194,6 @@ final class LettuceScriptRunner implements ScriptRunner {
 		}
 		if (replaced != null) {
 			replaced.close();
-		}
-	}
-
-	private static boolean isUp(RedisConnection connection) {
-		try {
-			LettuceState.requireUp(connection.getNativeConnection());
-			return true;
-		}
-		catch (RedisConnectionFailureException ex) {
-			return false;
 		}
 	}
 

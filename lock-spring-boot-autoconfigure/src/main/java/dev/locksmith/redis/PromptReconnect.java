@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -82,6 +84,31 @@ final class PromptReconnect implements AutoCloseable {
 		}
 		finally {
 			this.nextProbe = System.nanoTime() + PROBE_INTERVAL.toNanos();
+		}
+	}
+
+	/**
+	 * A connection of {@code connectionFactory} that Lettuce does not know to be down: the shared one,
+	 * or, when that is down, a new one, opened on the calling thread after resetting the shared one.
+	 */
+	static RedisConnection upConnection(LettuceConnectionFactory connectionFactory) {
+		RedisConnection shared = connectionFactory.getConnection();
+		if (isUp(shared)) {
+			return shared;
+		}
+		shared.close();
+		connectionFactory.resetConnection();
+		return connectionFactory.getConnection();
+	}
+
+	/** Whether Lettuce does not know {@code connection} to be down. */
+	static boolean isUp(RedisConnection connection) {
+		try {
+			LettuceState.requireUp(connection.getNativeConnection());
+			return true;
+		}
+		catch (RedisConnectionFailureException ex) {
+			return false;
 		}
 	}
 

@@ -39,4 +39,21 @@ class RedisReconnectTests {
 			.isLessThan(LongOutage.PROMPT);
 	}
 
+	@Test
+	void theHealthPingAnswersPromptlyOnceRedisAnswersAgainWithNoLockCalled() throws Exception {
+		RedisLockAdministration administration = new RedisLockAdministration(this.fixture.connect(), RedisFixture.KEYS);
+		administration.ping();
+
+		LongOutage.of(redisServer.server());
+		Duration recovery = LongOutage.until(() -> {
+			administration.ping();
+			return true;
+		});
+
+		System.out.printf("Redis store: health ping answered %d ms after Redis answered again, after a %d s outage%n",
+				recovery.toMillis(), LongOutage.OUTAGE.toSeconds());
+		assertThat(recovery).as("time from Redis answering again to the first ping answered")
+			.isLessThan(LongOutage.PROMPT);
+	}
+
 }
