@@ -159,13 +159,10 @@ final class LettuceScriptRunner implements ScriptRunner {
 	 */
 	private void requireUp(RedisConnection current) {
 		try {
-			LettuceState.requireUp(current.getNativeConnection());
+			PromptReconnect.requireUp(current, this.reconnect);
 		}
 		catch (RedisConnectionFailureException ex) {
-			if (this.reconnect != null) {
-				this.reconnect.connectionDown();
-			}
-			else {
+			if (this.reconnect == null) {
 				drop(current);
 			}
 			throw ex;

@@ -101,6 +101,22 @@ final class PromptReconnect implements AutoCloseable {
 		return connectionFactory.getConnection();
 	}
 
+	/**
+	 * Fails at once while Lettuce knows {@code connection} is down, and then has {@code reconnect}, if
+	 * any, check the server in the background.
+	 */
+	static void requireUp(RedisConnection connection, @Nullable PromptReconnect reconnect) {
+		try {
+			LettuceState.requireUp(connection.getNativeConnection());
+		}
+		catch (RedisConnectionFailureException ex) {
+			if (reconnect != null) {
+				reconnect.connectionDown();
+			}
+			throw ex;
+		}
+	}
+
 	/** Whether Lettuce does not know {@code connection} to be down. */
 	static boolean isUp(RedisConnection connection) {
 		try {

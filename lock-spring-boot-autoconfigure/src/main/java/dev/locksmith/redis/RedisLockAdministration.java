@@ -11,7 +11,6 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -100,23 +99,11 @@ final class RedisLockAdministration implements LockAdministration {
 	public void ping() {
 		call(() -> this.redis.execute((RedisCallback<String>) (connection) -> {
 			if (RedisLockBackend.LETTUCE_PRESENT) {
-				requireUp(connection);
+				PromptReconnect.requireUp(connection, this.reconnect);
 			}
 			this.storeDescription = describe(connection);
 			return connection.ping();
 		}));
-	}
-
-	private void requireUp(RedisConnection connection) {
-		try {
-			LettuceState.requireUp(connection.getNativeConnection());
-		}
-		catch (RedisConnectionFailureException ex) {
-			if (this.reconnect != null) {
-				this.reconnect.connectionDown();
-			}
-			throw ex;
-		}
 	}
 
 	private static String describe(RedisConnection connection) {
