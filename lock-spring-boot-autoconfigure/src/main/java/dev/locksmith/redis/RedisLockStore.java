@@ -85,9 +85,11 @@ public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
 	 * Starts the release notifications, and warms up the backend on a short-lived background thread:
 	 * connects and loads the scripts, so that the first lock call pays for neither, and checks that
 	 * Redis does not evict lock keys.
+	 * @throws IllegalStateException when Redis answers within 2s with a version older than 6.2
 	 */
 	@Override
 	public void start() {
+		ServerVersionCheck.requireSupported(this.connectionFactory);
 		this.parts.start();
 	}
 
