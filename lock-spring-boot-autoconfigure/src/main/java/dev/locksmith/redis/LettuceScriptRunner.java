@@ -14,7 +14,6 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.UnknownPartitionException;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
-import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -41,8 +40,6 @@ final class LettuceScriptRunner implements ScriptRunner {
 
 	private final LettuceConnectionFactory connectionFactory;
 
-	private final @Nullable PromptReconnect reconnect;
-
 	private final ReentrantLock opening = new ReentrantLock();
 
 	private volatile @Nullable RedisConnection connection;
@@ -51,7 +48,6 @@ final class LettuceScriptRunner implements ScriptRunner {
 
 	private LettuceScriptRunner(LettuceConnectionFactory connectionFactory) {
 		this.connectionFactory = connectionFactory;
-		this.reconnect = PromptReconnect.forFactory(connectionFactory, this::replaceLostConnection);
 	}
 
 	/** A runner on {@code connectionFactory} when it is Lettuce's, else {@code null}. */
@@ -118,9 +114,6 @@ final class LettuceScriptRunner implements ScriptRunner {
 
 	@Override
 	public void close() {
-		if (this.reconnect != null) {
-			this.reconnect.close();
-		}
 		RedisConnection current = this.connection;
 		this.connection = null;
 		if (current != null) {
@@ -137,9 +130,9 @@ final class LettuceScriptRunner implements ScriptRunner {
 	private <T> CompletableFuture<T> withCommands(
 			Function<RedisClusterAsyncCommands<byte[], byte[]>, CompletableFuture<T>> call) {
 		RedisConnection current = connection();
-		requireUp(current);
 		try {
 			RedisClusterAsyncCommands<byte[], byte[]> commands = commandsOf(current);
+			LettuceState.requireUp(commands);
 			return call.apply(commands).whenComplete((result, failure) -> {
 				if (failure != null && !(unwrap(failure) instanceof RedisCommandExecutionException)) {
 					drop(current);
@@ -149,48 +142,6 @@ final class LettuceScriptRunner implements ScriptRunner {
 		catch (RuntimeException ex) {
 			drop(current);
 			throw ex;
-		}
-	}
-
-	/**
-	 * Fails at once while Lettuce knows {@code current} is down. With prompt reconnects, keeps it, to be
-	 * replaced once its server accepts connections again ({@link PromptReconnect}); else drops it, so that
-	 * the next call opens another (a new dedicated connection, or the factory's shared one once reset).
-	 */
-	private void requireUp(RedisConnection current) {
-		try {
-			PromptReconnect.requireUp(current, this.reconnect);
-		}
-		catch (RedisConnectionFailureException ex) {
-			if (this.reconnect == null) {
-				drop(current);
-			}
-			throw ex;
-		}
-	}
-
-	/**
-	 * Runs on {@link PromptReconnect}'s thread once the server accepts connections again: unless Lettuce
-	 * reconnected the kept connection meanwhile, keeps the factory's shared connection, reset and opened
-	 * on that thread when it is down too. A failure leaves the lost one kept, for the next check to try again.
-	 */
-	private void replaceLostConnection() {
-		RedisConnection lost = this.connection;
-		if (lost != null && PromptReconnect.isUp(lost)) {
-			return;
-		}
-		RedisConnection fresh = PromptReconnect.upConnection(this.connectionFactory);
-		RedisConnection replaced;
-		this.opening.lock();
-		try {
-			replaced = this.connection;
-			this.connection = fresh;
-		}
-		finally {
-			this.opening.unlock();
-		}
-		if (replaced != null) {
-			replaced.close();
 		}
 	}
 

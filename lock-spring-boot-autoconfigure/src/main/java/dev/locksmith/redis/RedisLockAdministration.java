@@ -14,7 +14,6 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.ScanOptions;
@@ -27,8 +26,7 @@ import dev.locksmith.core.LockUnavailableException;
 /**
  * {@link LockAdministration} on Redis: finds locks with {@code SCAN} on the key prefix (never
  * {@code KEYS}), reads who holds them from their owner tokens, and force-releases with a script. A ping
- * fails at once while Lettuce knows the connection is down, and has it replaced as soon as the server
- * accepts connections again ({@link PromptReconnect}, whose thread ends when idle).
+ * fails at once while Lettuce knows the connection is down.
  */
 final class RedisLockAdministration implements LockAdministration {
 
@@ -45,8 +43,6 @@ final class RedisLockAdministration implements LockAdministration {
 
 	private final @Nullable ClusterTopology topology;
 
-	private final @Nullable PromptReconnect reconnect;
-
 	RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this(connectionFactory, keys, RedisLockBackend.DEFAULT_CLAIM_LEASE);
 	}
@@ -59,15 +55,6 @@ final class RedisLockAdministration implements LockAdministration {
 		Boolean cluster = RedisLockBackend.LETTUCE_PRESENT ? LettuceState.clusterAware(connectionFactory) : null;
 		this.storeDescription = (cluster != null) ? describe(cluster) : null;
 		this.topology = Boolean.TRUE.equals(cluster) ? ClusterTopology.of(connectionFactory) : null;
-		this.reconnect = promptReconnect(connectionFactory);
-	}
-
-	/** Prompt reconnects of the shared connection of a Lettuce {@code connectionFactory}, else {@code null}. */
-	private static @Nullable PromptReconnect promptReconnect(RedisConnectionFactory connectionFactory) {
-		if (RedisLockBackend.LETTUCE_PRESENT && connectionFactory instanceof LettuceConnectionFactory lettuce) {
-			return PromptReconnect.forFactory(lettuce, () -> PromptReconnect.upConnection(lettuce).close());
-		}
-		return null;
 	}
 
 	/**
@@ -99,7 +86,7 @@ final class RedisLockAdministration implements LockAdministration {
 	public void ping() {
 		call(() -> this.redis.execute((RedisCallback<String>) (connection) -> {
 			if (RedisLockBackend.LETTUCE_PRESENT) {
-				PromptReconnect.requireUp(connection, this.reconnect);
+				LettuceState.requireUp(connection.getNativeConnection());
 			}
 			this.storeDescription = describe(connection);
 			return connection.ping();
