@@ -16,6 +16,9 @@ import dev.locksmith.core.Waiters.Waiter;
  */
 final class Acquisitions {
 
+	/** The least claim lease left on which a waiter starts work without asking the store: a round trip and a tick. */
+	private static final Duration MIN_CLAIM_MARGIN = Duration.ofMillis(100);
+
 	private final StoreCalls store;
 
 	private final Leases leases;
@@ -140,22 +143,43 @@ final class Acquisitions {
 	/**
 	 * The lock a release handed to this waiter, with its fencing token, without asking the store: held
 	 * under the claim lease, counted from the waiter's last request (the hand-over came after it), and
-	 * extended to the full lease in the background. Null when nothing was handed over, when the claim
-	 * may have lapsed already, or when the hand-over is older than the last refusal (its token is at most
-	 * the fencing counter that refusal saw: a notification that arrived late, after the claim lapsed and
-	 * another owner took the lock): the waiter then asks the store.
+	 * extended to the full lease in the background. Null when nothing was handed over, when the
+	 * hand-over is older than the last refusal (its token is at most the fencing counter that refusal
+	 * saw: a notification that arrived late, after the claim lapsed and another owner took the lock),
+	 * or when too little of the claim is left to start work on: the waiter then asks the store, which
+	 * grants a waiter that holds the lock its full lease (and a new fencing token) before work starts.
+	 * <p>
+	 * How much is too little: the background extension has to land before the claim ends, or the work
+	 * finds its lock lost however short it is. That extension waits for a thread of its own and a round
+	 * trip, so the claim left must cover {@link #claimMargin}. Asking the store instead costs this
+	 * waiter one round trip, made while the claim still holds the lock for it, and never loses a lock
+	 * that is still its own; an extension that lands late anyway (a pause longer than the margin) is a
+	 * lost lease, counted as such.
 	 */
 	private @Nullable DefaultLockHandle takeHandedLock(Waiter waiter, LockRequest request, Attempt last) {
 		HandedLock handed = waiter.takeHandedLock();
 		LockOptions options = request.options();
 		if (handed == null || handed.fencingToken() <= last.busyFence()
-				|| options.holdAtLeast().compareTo(handed.claimLease()) > 0
-				|| !Lease.of(last.sentAt(), handed.claimLease(), this.leases.driftAllowance(options.ttl()))
-					.runsAt(System.nanoTime())) {
+				|| options.holdAtLeast().compareTo(handed.claimLease()) > 0) {
 			// A minimum hold longer than the claim asks the store, which sets the full lease before work starts.
 			return null;
 		}
+		long now = System.nanoTime();
+		Lease claim = Lease.of(last.sentAt(), handed.claimLease(), this.leases.driftAllowance(options.ttl()));
+		if (!claim.runsAt(now + claimMargin(handed.claimLease(), now - handed.toldAtNanos()))) {
+			return null;
+		}
 		return this.leases.handed(request, handed, last.sentAt());
+	}
+
+	/**
+	 * How much of a claim of {@code claimLease} must be left for work to start on it while it is
+	 * extended in the background: {@link #MIN_CLAIM_MARGIN}, a quarter of the claim, or twice how late
+	 * the waiter woke after the hand-over was told ({@code wakeDelayNanos}), whichever is longest. A
+	 * machine that delayed the waiter's wake-up is likely to delay the extension as much.
+	 */
+	private static long claimMargin(Duration claimLease, long wakeDelayNanos) {
+		return Math.max(Math.max(MIN_CLAIM_MARGIN.toNanos(), claimLease.toNanos() / 4), 2 * Math.max(0, wakeDelayNanos));
 	}
 
 	/** How many waiters and keys the registry of waiting threads keeps, for tests that look into it. */

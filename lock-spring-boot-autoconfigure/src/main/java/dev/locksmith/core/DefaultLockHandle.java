@@ -128,8 +128,25 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		return this.lease.get().expiresAt();
 	}
 
+	/**
+	 * Whether the lock is held now. A lease found ended while the lock was neither released nor found
+	 * lost is lost from then on, and reported as lost (counted, and told to {@link #lost()}) here,
+	 * whoever looked: the renewal or the lease-end watch may not have run yet on a loaded machine, and
+	 * a work that ends with {@link LockLostException} must never leave a loss uncounted.
+	 */
 	@Override
 	public boolean isHeld() {
+		if (leaseRuns()) {
+			return true;
+		}
+		if (this.state.get() == State.HELD) {
+			this.leases.lost(this);
+		}
+		return false;
+	}
+
+	/** Whether the lock is neither released nor lost and its lease runs, without reporting a lease that ended. */
+	boolean leaseRuns() {
 		return this.state.get() == State.HELD && this.lease.get().runsAt(System.nanoTime());
 	}
 
@@ -165,14 +182,19 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		}
 	}
 
-	/** Ends one hold, and releases the lock when it was the last. */
+	/**
+	 * Ends one hold, and releases the lock when it was the last; a lock whose lease ended before it is
+	 * reported lost first.
+	 */
 	void dropHold() {
-		if (this.holds.decrementAndGet() == 0) {
-			State before = this.state.getAndSet(State.RELEASED);
-			// A lost lock is released too: after a local give-up its key may still be in the store.
-			if (before != State.RELEASED) {
-				this.leases.release(this, before == State.HELD);
-			}
+		if (this.holds.decrementAndGet() != 0) {
+			return;
+		}
+		isHeld();
+		State before = this.state.getAndSet(State.RELEASED);
+		// A lost lock is released too: after a local give-up its key may still be in the store.
+		if (before != State.RELEASED) {
+			this.leases.release(this, before == State.HELD);
 		}
 	}
 

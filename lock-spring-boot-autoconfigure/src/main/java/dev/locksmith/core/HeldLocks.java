@@ -38,7 +38,7 @@ final class HeldLocks {
 	/** What is held right now, one snapshot for each key. */
 	List<LockInfo> list() {
 		dropEnded();
-		return this.expiries.keySet().stream().filter(DefaultLockHandle::isHeld).flatMap(DefaultLockHandle::toInfos)
+		return this.expiries.keySet().stream().filter(DefaultLockHandle::leaseRuns).flatMap(DefaultLockHandle::toInfos)
 			.toList();
 	}
 
@@ -60,7 +60,7 @@ final class HeldLocks {
 			if (!this.byDeadline.remove(ended, handle)) {
 				continue;
 			}
-			if (handle.isHeld()) {
+			if (handle.leaseRuns()) {
 				Expiry next = expiryOf(handle);
 				if (this.expiries.replace(handle, ended, next)) {
 					this.byDeadline.put(next, handle);

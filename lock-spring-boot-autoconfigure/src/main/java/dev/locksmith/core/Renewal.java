@@ -11,7 +11,11 @@ interface Renewal extends AutoCloseable {
 
 	/**
 	 * Takes a lock that a release handed over under a short claim lease, and sees its full lease set,
-	 * counted from {@code toldAtNanos}, when this process learnt of the hand-over.
+	 * counted from {@code toldAtNanos}, when this process learnt of the hand-over. The extension runs in
+	 * the background, so it may land after the claim lapsed: the waiter takes a handed lock only with
+	 * enough of its claim left for the extension (else it asks the store for its full lease first), and
+	 * an extension refused all the same, the claim having lapsed, is a lost lease, reported as any other,
+	 * whether or not another owner took the lock meanwhile.
 	 */
 	void claimHanded(DefaultLockHandle handle, long toldAtNanos);
 

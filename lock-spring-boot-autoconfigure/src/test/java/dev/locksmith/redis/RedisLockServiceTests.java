@@ -3,6 +3,7 @@ package dev.locksmith.redis;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -17,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
@@ -37,6 +39,7 @@ import dev.locksmith.core.LockBackend.LeaseExtension;
 import dev.locksmith.core.HandleOwnerTokens;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostEvent;
+import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.core.LostLeaseRecorder;
@@ -180,15 +183,7 @@ class RedisLockServiceTests {
 			.recheckInterval(Duration.ofMinutes(5)));
 		LockHandle first = holders.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
 		AtomicReference<Optional<LockHandle>> granted = new AtomicReference<>();
-		Thread waiter = new Thread(() -> {
-			try {
-				granted.set(waiting.tryAcquire("job", LockOptions.ofTtl(LONG).withWaitTime(Duration.ofMinutes(1))));
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		});
-		waiter.start();
+		Thread waiter = waitOnThread(waiting, "job", Duration.ofMinutes(1), granted);
 		await().until(() -> isParked(waiter));
 
 		first.close();
@@ -213,6 +208,21 @@ class RedisLockServiceTests {
 		assertThat(handed.fencingToken()).isGreaterThan(second.fencingToken());
 		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(HandleOwnerTokens.ownerToken(handed));
 		handed.close();
+	}
+
+	/** A started thread that waits up to {@code wait} for the lock of {@code key} and sets what it got in {@code granted}. */
+	private static Thread waitOnThread(DefaultLockService locks, String key, Duration wait,
+			AtomicReference<Optional<LockHandle>> granted) {
+		Thread waiter = new Thread(() -> {
+			try {
+				granted.set(locks.tryAcquire(key, LockOptions.ofTtl(LONG).withWaitTime(wait)));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		waiter.start();
+		return waiter;
 	}
 
 	/** Whether {@code waiter} sleeps between attempts, not in one. */
@@ -250,6 +260,70 @@ class RedisLockServiceTests {
 			.until(() -> Long.parseLong(redis.command("PTTL", KEYS.lockKey("job"))) > RedisLockBackend.DEFAULT_CLAIM_LEASE.toMillis());
 		handed.close();
 		assertThat(redis.command("EXISTS", KEYS.lockKey("job"))).isEqualTo("0");
+	}
+
+	@Test
+	void aWaiterHandedALockWithLittleOfItsClaimLeftAsksForItsFullLeaseBeforeItsWorkStarts() throws Exception {
+		LettuceConnectionFactory connections = this.fixture.connect();
+		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connections, KEYS);
+		this.fixture.closeWith(notifications::destroy);
+		// The waiter's last refusal comes 1.7s after it was asked: the claim of a hand-over just after it has
+		// 0.3s left as the waiter counts it (from its request), as after a wake-up delayed on a loaded machine.
+		Duration claim = RedisLockBackend.DEFAULT_CLAIM_LEASE;
+		SlowRefusals backend = new SlowRefusals(new RedisLockBackend(connections, KEYS), claim.minusMillis(300));
+		this.fixture.closeWith(backend.delegate());
+		this.fixture.closeWith(backend::letExtensionsThrough);
+		DefaultLockService waiting = this.fixture.service(DefaultLockService.builder(backend)
+			.releaseNotifications(notifications)
+			.storeTimeout(Duration.ofSeconds(10)));
+		LostLeaseRecorder lost = LostLeaseRecorder.listeningTo(waiting);
+		LockHandle holder = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
+		AtomicReference<Optional<LockHandle>> granted = new AtomicReference<>();
+		Thread waiter = waitOnThread(waiting, "job", Duration.ofSeconds(20), granted);
+		await().pollInterval(Duration.ofMillis(1))
+			.atMost(Duration.ofSeconds(20))
+			.alias("refused twice, the second time answered late, and waiting")
+			.until(() -> backend.refusals.get() == 2 && isParked(waiter));
+
+		holder.close();
+
+		waiter.join(TimeUnit.SECONDS.toMillis(20));
+		LockHandle handed = granted.get().orElseThrow();
+		assertThat(handed.expiresAt()).as("its work starts on the full lease, not on what is left of the claim")
+			.isAfter(Instant.now().plus(claim));
+		await().during(Duration.ofMillis(500))
+			.atMost(Duration.ofSeconds(2))
+			.alias("held through work longer than the claim had left, though no extension was answered")
+			.until(handed::isHeld);
+		assertThat(handed.fencingToken()).isEqualTo(Long.parseLong(redis.command("GET", KEYS.fenceKey("job"))));
+		assertThat(lost.events()).isEmpty();
+		handed.close();
+	}
+
+	@Test
+	void aLeaseThatRanOutWhileItsRenewalWasHeldUpIsCountedLostWhenItsWorkEnds() throws Exception {
+		SlowRefusals backend = new SlowRefusals(new RedisLockBackend(this.fixture.connect(), KEYS), Duration.ZERO);
+		this.fixture.closeWith(backend.delegate());
+		this.fixture.closeWith(backend::letExtensionsThrough);
+		DefaultLockService service = this.fixture.service(DefaultLockService.builder(backend)
+			.storeTimeout(Duration.ofSeconds(10)));
+		LostLeaseRecorder lost = LostLeaseRecorder.listeningTo(service);
+		AtomicLong token = new AtomicLong();
+
+		assertThatExceptionOfType(LockLostException.class)
+			.isThrownBy(() -> service.callLocked("job", LockOptions.ofTtl(Duration.ofMillis(600)), () -> {
+				token.set(Long.parseLong(redis.command("GET", KEYS.fenceKey("job"))));
+				await().atMost(Duration.ofSeconds(10))
+					.alias("the lease ran out in Redis while the renewal waited for its answer")
+					.until(() -> redis.command("EXISTS", KEYS.lockKey("job")).equals("0"));
+				return null;
+			}));
+
+		assertThat(backend.extensionsSent.get()).as("a renewal was under way").isPositive();
+		assertThat(lost.events()).singleElement().satisfies((event) -> {
+			assertThat(event.key()).isEqualTo("job");
+			assertThat(event.fencingToken()).isEqualTo(token.get());
+		});
 	}
 
 	@Test
@@ -802,6 +876,54 @@ class RedisLockServiceTests {
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
+		}
+
+	}
+
+	/**
+	 * A backend whose refusals are answered {@code refusalDelay} late, as to a waiter whose thread ran late
+	 * on a loaded machine, and whose lease extensions are answered only when let through, as a starved
+	 * renewal thread's would be.
+	 */
+	private static final class SlowRefusals extends ForwardingLockBackend {
+
+		private final Duration refusalDelay;
+
+		private final AtomicInteger refusals = new AtomicInteger();
+
+		private final AtomicInteger extensionsSent = new AtomicInteger();
+
+		private final CompletableFuture<Void> extensionsLetThrough = new CompletableFuture<>();
+
+		SlowRefusals(RedisLockBackend delegate, Duration refusalDelay) {
+			super(delegate);
+			this.refusalDelay = refusalDelay;
+		}
+
+		@Override
+		public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
+				Duration queueFor) {
+			return super.tryAcquire(keys, ownerToken, ttl, queueFor).thenCompose((result) -> {
+				if (result.acquired()) {
+					return CompletableFuture.completedFuture(result);
+				}
+				return CompletableFuture.supplyAsync(() -> {
+					this.refusals.incrementAndGet();
+					return result;
+				}, CompletableFuture.delayedExecutor(this.refusalDelay.toNanos(), TimeUnit.NANOSECONDS));
+			});
+		}
+
+		@Override
+		public List<CompletableFuture<Boolean>> extend(List<LeaseExtension> leases) {
+			this.extensionsSent.incrementAndGet();
+			return leases.stream()
+				.map((lease) -> this.extensionsLetThrough.thenCompose((through) -> super.extend(List.of(lease)).get(0)))
+				.toList();
+		}
+
+		void letExtensionsThrough() {
+			this.extensionsLetThrough.complete(null);
 		}
 
 	}

@@ -12,14 +12,18 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 
 import dev.locksmith.core.LockBusyException;
+import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockUnavailableException;
 
 /**
  * Answers a busy lock with 409 Conflict and an unreachable lock store with 503 Service Unavailable,
  * as problem details, in Spring MVC and WebFlux alike, each with a {@code Retry-After} header: the
- * busy lease's remaining time as the store reported it, or the configured wait for the store. Ordered
- * last, so any controller advice or controller of the application's that handles these exceptions
- * wins. The detail names no key: the client learns what to do, not whose lock it met.
+ * busy lease's remaining time as the store reported it, or the configured wait for the store. A lock
+ * lost while its work ran answers 409 Conflict too, without {@code Retry-After}: another request may
+ * have held the lock meanwhile and the work's effects may stand in part, so the client looks before it
+ * tries again (a 503 would invite the automatic retries that clients make of it). Ordered last, so any
+ * controller advice or controller of the application's that handles these exceptions wins. The
+ * detail names no key: the client learns what to do, not whose lock it met.
  */
 @ControllerAdvice
 @Order(Ordered.LOWEST_PRECEDENCE)
@@ -41,6 +45,14 @@ final class LockExceptionHandler {
 	ResponseEntity<ProblemDetail> lockUnavailable(LockUnavailableException ex) {
 		return withRetryAfter(ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
 				"Locking is unavailable at the moment; try again later."), this.unavailableRetryAfter);
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> lockLost(LockLostException ex) {
+		return withRetryAfter(ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT,
+				"The lock this request held ended before its work did, so another request may have run meanwhile; "
+						+ "check the outcome before trying again."),
+				Duration.ZERO);
 	}
 
 	/**

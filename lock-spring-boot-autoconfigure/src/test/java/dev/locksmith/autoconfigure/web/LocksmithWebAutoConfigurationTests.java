@@ -23,15 +23,19 @@ import org.springframework.web.reactive.config.EnableWebFlux;
 import org.springframework.web.servlet.config.annotation.EnableWebMvc;
 
 import dev.locksmith.core.LockBusyException;
+import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockUnavailableException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A busy lock answers 409 and an unreachable store 503, as problem details, in Spring MVC and
- * WebFlux; the application's own exception handlers take precedence.
+ * A busy lock and a lock lost while its work ran answer 409 and an unreachable store 503, as problem
+ * details, in Spring MVC and WebFlux; the application's own exception handlers take precedence.
  */
 class LocksmithWebAutoConfigurationTests {
+
+	private static final String LOST_DETAIL = "The lock this request held ended before its work did, so another "
+			+ "request may have run meanwhile; check the outcome before trying again.";
 
 	private static final AutoConfigurations WEB = AutoConfigurations.of(LocksmithWebAutoConfiguration.class);
 
@@ -68,6 +72,35 @@ class LocksmithWebAutoConfigurationTests {
 					.expectStatus().isEqualTo(HttpStatus.SERVICE_UNAVAILABLE)
 					.expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
 					.expectBody().jsonPath("$.detail").isEqualTo("Locking is unavailable at the moment; try again later.");
+			});
+	}
+
+	@Test
+	void springMvcAnswersALockLostWhileItsWorkRanWith409WithoutRetryAfter() {
+		new WebApplicationContextRunner().withConfiguration(WEB).withUserConfiguration(Mvc.class).run((context) -> {
+			MockMvcTester mvc = MockMvcTester.from(context);
+			assertThat(mvc.post().uri("/lost")).hasStatus(HttpStatus.CONFLICT)
+				.hasContentType(MediaType.APPLICATION_PROBLEM_JSON)
+				.doesNotContainHeader(HttpHeaders.RETRY_AFTER)
+				.bodyJson()
+				.extractingPath("$.detail")
+				.asString()
+				.isEqualTo(LOST_DETAIL);
+		});
+	}
+
+	@Test
+	void webFluxAnswersALockLostWhileItsWorkRanWith409WithoutRetryAfter() {
+		new ReactiveWebApplicationContextRunner().withConfiguration(WEB)
+			.withUserConfiguration(Flux.class)
+			.run((context) -> {
+				WebTestClient http = WebTestClient.bindToApplicationContext(context).build();
+				http.post().uri("/lost").exchange()
+					.expectStatus().isEqualTo(HttpStatus.CONFLICT)
+					.expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
+					.expectHeader().doesNotExist(HttpHeaders.RETRY_AFTER)
+					.expectBody().jsonPath("$.detail").isEqualTo(LOST_DETAIL)
+					.jsonPath("$.retryAfter").doesNotExist();
 			});
 	}
 
@@ -143,6 +176,11 @@ class LocksmithWebAutoConfigurationTests {
 		@PostMapping("/busy-for-a-while")
 		void busyForAWhile() {
 			throw new LockBusyException("invoice", "invoice:4711", Duration.ZERO, Duration.ofMillis(2001));
+		}
+
+		@PostMapping("/lost")
+		void lost() {
+			throw new LockLostException("seat:12A", 42);
 		}
 
 		@PostMapping("/unavailable")
