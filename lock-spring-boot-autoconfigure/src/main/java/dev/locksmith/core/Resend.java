@@ -11,7 +11,8 @@ import dev.locksmith.core.internal.StoreBusyException;
 
 /**
  * Sends a store call again, with growing jittered pauses and no thread of its own, while it fails in a
- * way a later try may not, until it answers or the next try would start after a deadline.
+ * way a later try may not, until it answers or the deadline has passed. No pause is longer than half the
+ * time left, so that the try after a refusal can still be answered in time.
  */
 final class Resend {
 
@@ -25,13 +26,17 @@ final class Resend {
 
 	private static final long LONGEST_PAUSE_MILLIS = 200;
 
+	/** Less time left than this before the deadline, a refused call is not sent again. */
+	private static final long LAST_TRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
 	private Resend() {
 	}
 
 	/**
-	 * Sends {@code call} until it answers, fails in a way {@code retryable} rejects, or the next try
-	 * would start at or after {@code deadlineNanos} (of {@link System#nanoTime()}): the returned future
-	 * then fails as the last try did.
+	 * Sends {@code call} until it answers, fails in a way {@code retryable} rejects, or fails with less than
+	 * a millisecond left before {@code deadlineNanos} (of {@link System#nanoTime()}): the returned future
+	 * then fails as the last try did. A pause is cut to half the time left; a try whose pause ended after the
+	 * deadline (on a starved machine) is not sent.
 	 */
 	static <T> CompletableFuture<T> until(long deadlineNanos, Predicate<Throwable> retryable,
 			Supplier<CompletableFuture<T>> call) {
@@ -56,14 +61,26 @@ final class Resend {
 			}
 			Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
 					? failure.getCause() : failure;
-			long pause = pauseMillis / 2 + ThreadLocalRandom.current().nextLong(pauseMillis / 2 + 1);
-			if (!retryable.test(cause) || System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pause) >= deadlineNanos) {
+			long left = deadlineNanos - System.nanoTime();
+			if (!retryable.test(cause) || left < LAST_TRY_NANOS) {
 				outcome.completeExceptionally(cause);
 				return;
 			}
-			CompletableFuture.delayedExecutor(pause, TimeUnit.MILLISECONDS)
-				.execute(() -> send(call, retryable, deadlineNanos, Math.min(2 * pauseMillis, LONGEST_PAUSE_MILLIS),
-						outcome));
+			long pause = TimeUnit.MILLISECONDS.toNanos(pauseMillis / 2
+					+ ThreadLocalRandom.current().nextLong(pauseMillis / 2 + 1));
+			// Never more than half the time left: a slot that stops refusing while some time is left gets a
+			// try that still has half of it to be answered in.
+			pause = Math.min(pause, left / 2);
+			long nextPauseMillis = Math.min(2 * pauseMillis, LONGEST_PAUSE_MILLIS);
+			CompletableFuture.delayedExecutor(pause, TimeUnit.NANOSECONDS).execute(() -> {
+				if (System.nanoTime() - deadlineNanos >= 0) {
+					// Woken after the deadline (a starved machine): its caller stopped waiting for an answer.
+					outcome.completeExceptionally(cause);
+				}
+				else {
+					send(call, retryable, deadlineNanos, nextPauseMillis, outcome);
+				}
+			});
 		});
 	}
 

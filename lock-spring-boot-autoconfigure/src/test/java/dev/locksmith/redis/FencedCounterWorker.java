@@ -42,9 +42,19 @@ public final class FencedCounterWorker {
 
 	/** Locks a random account with {@code options} and increments its counter, fenced, until told to stop. */
 	static void work(LockService locks, LockOptions options, Checker checker) {
+		work(locks, options, checker, (operation, key, startedAt, failure) -> {
+		});
+	}
+
+	/** Works as {@link #work(LockService, LockOptions, Checker)}, telling {@code failures} of each call that failed. */
+	static void work(LockService locks, LockOptions options, Checker checker, FailedCalls failures) {
 		while (!checker.stopped()) {
 			String key = Checker.KEYS.get(ThreadLocalRandom.current().nextInt(Checker.KEYS.size()));
+			String operation = "acquire";
+			long startedAt = System.nanoTime();
 			try (LockHandle lock = locks.acquire(key, options)) {
+				operation = "fenced read and write";
+				startedAt = System.nanoTime();
 				checker.enter(key);
 				try {
 					long value = checker.read(key, lock.fencingToken());
@@ -64,6 +74,7 @@ public final class FencedCounterWorker {
 				checker.count("busy");
 			}
 			catch (LockUnavailableException ex) {
+				failures.failed(operation, key, startedAt, ex);
 				checker.count("unavailable");
 			}
 			catch (InterruptedException ex) {
@@ -71,9 +82,22 @@ public final class FencedCounterWorker {
 			}
 			catch (RuntimeException ex) {
 				ex.printStackTrace();
+				failures.failed(operation, key, startedAt, ex);
 				checker.count("unexpected");
 			}
 		}
+	}
+
+	/** Told of each lock call or fenced write of the workload that failed. */
+	@FunctionalInterface
+	interface FailedCalls {
+
+		/**
+		 * {@code operation} ("acquire", or "fenced read and write" once the lock was held) on {@code key},
+		 * started at {@code startedAt} ({@link System#nanoTime()}), failed with {@code failure}.
+		 */
+		void failed(String operation, String key, long startedAt, RuntimeException failure);
+
 	}
 
 }

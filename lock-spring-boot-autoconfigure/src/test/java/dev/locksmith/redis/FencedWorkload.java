@@ -27,9 +27,15 @@ final class FencedWorkload implements AutoCloseable {
 
 	/** Starts two threads per service, each locking with {@code options}. */
 	FencedWorkload(List<? extends LockService> services, LockOptions options) {
+		this(services, options, (operation, key, startedAt, failure) -> {
+		});
+	}
+
+	/** Starts two threads per service, each locking with {@code options} and telling {@code failures} of failed calls. */
+	FencedWorkload(List<? extends LockService> services, LockOptions options, FencedCounterWorker.FailedCalls failures) {
 		for (LockService service : services) {
 			for (int i = 0; i < 2; i++) {
-				Thread thread = new Thread(() -> FencedCounterWorker.work(service, options, this.checker),
+				Thread thread = new Thread(() -> FencedCounterWorker.work(service, options, this.checker, failures),
 						"fenced-workload-" + this.threads.size());
 				this.threads.add(thread);
 				thread.start();

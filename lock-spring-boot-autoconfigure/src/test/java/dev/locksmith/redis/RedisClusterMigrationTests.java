@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -12,11 +13,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
@@ -30,10 +33,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockBackend.LeaseExtension;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.core.internal.StoreBusyException;
 import dev.locksmith.redis.ReliabilityReport.Outcome;
 import dev.locksmith.testing.RedisCluster;
@@ -46,14 +51,24 @@ import static org.awaitility.Awaitility.await;
  * Locks on a Redis Cluster while a hash slot moves to another master step by step, the way
  * {@code redis-cli --cluster reshard} moves it: the slot migrating on its node and importing on the
  * other, its keys moved one by one, then handed over. While some of a lock's keys have moved, Redis
- * refuses its scripts with {@code TRYAGAIN}; Locksmith sends them again within the Redis timeout.
+ * refuses its scripts with {@code TRYAGAIN}; Locksmith sends them again within the Redis timeout, counted
+ * from each call's start.
  */
 class RedisClusterMigrationTests {
 
 	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
 
-	/** Locksmith's default {@code redis-timeout}: the longest a slot may migrate without a failed call. */
+	/** Locksmith's default {@code redis-timeout}: what a call has, from its start, to get through a migrating slot. */
 	private static final Duration REDIS_TIMEOUT = Duration.ofSeconds(2);
+
+	/** The engine's longest pause between two sends of a refused call. */
+	private static final Duration LONGEST_PAUSE = Duration.ofMillis(200);
+
+	/**
+	 * A round trip to Redis and back through the event loop, with room for a busy machine: a send answered,
+	 * or a resend sent, this much later than it could have been, was starved.
+	 */
+	private static final Duration ROUND_TRIP = Duration.ofMillis(100);
 
 	private static final Duration CLAIM_LEASE = Duration.ofSeconds(1);
 
@@ -116,10 +131,22 @@ class RedisClusterMigrationTests {
 		}
 	}
 
+	/**
+	 * The stores guide's bound: a call fails only when its slot refused it until less than a few round trips
+	 * before its redis-timeout (counted from its start) ran out, or when the machine did not run Redis or this
+	 * JVM for a round trip. The test's slot stays open about half the redis-timeout, so on a machine that runs
+	 * both in time no call fails; each failed call is listed with why, what it sent, and what stalled.
+	 */
 	@Test
-	void fencedWorkGoesThroughAMigratingSlotWithoutAFailedCall() throws Exception {
+	void fencedWorkGoesThroughAMigratingSlotFailingOnlyCallsItsWindowOrAStarvedMachineOutlasted() throws Exception {
+		Stalls stalls = new Stalls();
+		this.resources.add(stalls);
 		LockOptions options = LockOptions.ofTtl(Duration.ofSeconds(2)).withWaitTime(LONG);
-		FencedWorkload workload = new FencedWorkload(List.of(newService(), newService()), options);
+		List<SentCalls> sent = new ArrayList<>();
+		List<DefaultLockService> services = List.of(newRecordedService(sent), newRecordedService(sent));
+		List<FailedCall> failed = new CopyOnWriteArrayList<>();
+		FencedWorkload workload = new FencedWorkload(services, options,
+				(operation, key, startedAt, failure) -> failed.add(failedCall(sent, operation, key, startedAt, failure)));
 		this.resources.add(0, workload);
 		Checker checker = workload.checker();
 		String account = Checker.KEYS.get(0);
@@ -128,13 +155,16 @@ class RedisClusterMigrationTests {
 		long refusedBefore = refusals();
 		long longestWindow = 0;
 		Duration recovery = Duration.ZERO;
+		List<long[]> windows = new ArrayList<>();
 		for (int window = 0; window < WINDOWS; window++) {
 			long opened = System.nanoTime();
 			Migration migration = Migration.begin(account, KEYS.fenceKey(account));
 			await().pollDelay(WINDOW).atMost(Duration.ofSeconds(10))
 				.until(() -> refusals() >= migration.refusedBefore() + 10);
+			long finishing = System.nanoTime();
 			migration.finish();
 			long finished = System.nanoTime();
+			windows.add(new long[] { opened, finishing, finished });
 			longestWindow = Math.max(longestWindow, finished - opened);
 			long acceptedThen = accepted(checker);
 			await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(5))
@@ -149,10 +179,17 @@ class RedisClusterMigrationTests {
 				+ " | lost updates | lock calls that failed closed | recovery |\n|---|---|---|---|---|---|---|\n"
 				+ ReliabilityReport.row(outcome) + "\n\nThe migrating slot refused " + (refusals() - refusedBefore)
 				+ " scripts with TRYAGAIN; its longest window lasted "
-				+ TimeUnit.NANOSECONDS.toMillis(longestWindow) + " ms.\n");
+				+ TimeUnit.NANOSECONDS.toMillis(longestWindow) + " ms."
+				+ (failed.isEmpty() ? "" : " Calls that failed, each within the stores guide's bound or not: "
+						+ failed.stream().map((call) -> call.allowedBecause(windows, stalls))
+							.map((because) -> (because != null) ? because : "NOT ALLOWED")
+							.collect(Collectors.joining("; ")) + ".")
+				+ "\n");
 
-		assertThat(outcome.unavailable()).as("lock calls that failed while a slot merely migrated").isZero();
-		assertThat(checker.snapshot().getOrDefault("unexpected", 0L)).isZero();
+		String why = failed.stream().map((call) -> call.describe(windows, stalls)).collect(Collectors.joining("\n"));
+		assertThat(failed).as("lock calls that failed while a slot merely migrated, outside the stores guide's bound:%n%s",
+				why).allMatch((call) -> call.allowedBecause(windows, stalls) != null);
+		assertThat(checker.snapshot().getOrDefault("unexpected", 0L)).as("unexpected failures:%n%s", why).isZero();
 		assertThat(outcome.overlaps()).isZero();
 		assertThat(outcome.lostUpdates()).as("no lost update").isZero();
 	}
@@ -372,27 +409,70 @@ class RedisClusterMigrationTests {
 	}
 
 	private DefaultLockService newService(Duration redisTimeout) {
-		LettuceConnectionFactory connections = cluster.connectionFactory();
+		LettuceConnectionFactory connections = connectionFactory();
+		return newService(connections, newBackend(connections), redisTimeout);
+	}
+
+	/** An engine on {@code backend} that re-checks twice a claim lease, as the engine asks of a store's claim lease. */
+	private DefaultLockService newService(LettuceConnectionFactory connections, LockBackend backend,
+			Duration redisTimeout) {
 		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
-		RedisLockBackend backend = new RedisLockBackend(connections, KEYS, CLAIM_LEASE);
 		DefaultLockService service = DefaultLockService.builder(backend)
 			.recheckInterval(CLAIM_LEASE.dividedBy(2))
 			.storeTimeout(redisTimeout)
+			.recheckInterval(CLAIM_LEASE.dividedBy(2))
 			.releaseNotifications(notifications)
 			.build();
-		this.resources.add(0, connections::destroy);
-		this.resources.add(0, backend);
 		this.resources.add(0, notifications::destroy);
 		this.resources.add(0, service);
 		return service;
 	}
 
-	private RedisLockBackend newBackend() {
-		LettuceConnectionFactory connections = cluster.connectionFactory();
+	/** An engine whose backend records what it sends in {@code sent}. */
+	private DefaultLockService newRecordedService(List<SentCalls> sent) {
+		LettuceConnectionFactory connections = connectionFactory();
+		SentCalls backend = new SentCalls(newBackend(connections));
+		sent.add(backend);
+		return newService(connections, backend, REDIS_TIMEOUT);
+	}
+
+	private RedisLockBackend newBackend(LettuceConnectionFactory connections) {
 		RedisLockBackend backend = new RedisLockBackend(connections, KEYS, CLAIM_LEASE);
-		this.resources.add(0, connections::destroy);
 		this.resources.add(0, backend);
 		return backend;
+	}
+
+	private LettuceConnectionFactory connectionFactory() {
+		LettuceConnectionFactory connections = cluster.connectionFactory();
+		this.resources.add(0, connections::destroy);
+		return connections;
+	}
+
+	private RedisLockBackend newBackend() {
+		return newBackend(connectionFactory());
+	}
+
+	/** A call of this thread that failed now, with what the owner token of its last lock call sent. */
+	private static FailedCall failedCall(List<SentCalls> sent, String operation, String key, long startedAt,
+			RuntimeException failure) {
+		long failedAt = System.nanoTime();
+		String ownerToken = sent.stream()
+			.map((calls) -> calls.lastAcquireBy(Thread.currentThread()))
+			.filter(Objects::nonNull)
+			.findFirst()
+			.orElse(null);
+		if (ownerToken == null) {
+			return new FailedCall(operation, key, startedAt, failedAt, failure, "no send recorded", 0);
+		}
+		String sends = sent.stream()
+			.map((calls) -> calls.describe(ownerToken, startedAt))
+			.filter((described) -> !described.startsWith("0 "))
+			.collect(Collectors.joining("; "));
+		long longestSendDelay = sent.stream()
+			.mapToLong((calls) -> calls.longestDelayNanos(ownerToken, failedAt, LONGEST_PAUSE.toNanos()))
+			.max()
+			.orElse(0);
+		return new FailedCall(operation, key, startedAt, failedAt, failure, sends, longestSendDelay);
 	}
 
 	/** A backend through which {@code holder} took {@code key}'s lock and each of {@code waiters} queued for it. */
@@ -481,6 +561,64 @@ class RedisClusterMigrationTests {
 	private long queued(String key) {
 		Long size = this.redis.opsForList().size(KEYS.queueKey(key));
 		return (size != null) ? size : 0;
+	}
+
+	/**
+	 * A call of the fenced workload that failed: which, on which key, when it started and failed, why, what
+	 * its owner token sent, and the longest its sends waited beyond a round trip or the longest pause.
+	 */
+	private record FailedCall(String operation, String key, long startedAt, long failedAt, RuntimeException failure,
+			String sends, long longestSendDelay) {
+
+		/**
+		 * Why the call may fail within the bound the stores guide states, or null when it may not: its slot
+		 * refused it until less than three round trips before its redis-timeout ran out, or the machine did
+		 * not run Redis or this JVM for a round trip (a send not answered, a resend late, a thread stalled).
+		 */
+		@Nullable String allowedBecause(List<long[]> windows, Stalls stalls) {
+			boolean refusedOrTimedOut = this.failure instanceof StoreBusyException
+					|| (this.failure instanceof LockUnavailableException
+							&& this.failure.getCause() instanceof TimeoutException);
+			if (!refusedOrTimedOut) {
+				return null;
+			}
+			long deadline = this.startedAt + REDIS_TIMEOUT.toNanos();
+			long closedAt = windows.stream()
+				.filter((times) -> times[0] < this.failedAt && times[2] > this.startedAt)
+				.mapToLong((times) -> times[2])
+				.max()
+				.orElse(Long.MIN_VALUE);
+			if (closedAt > deadline - 3 * ROUND_TRIP.toNanos()) {
+				return "its slot refused it until " + millis(deadline - closedAt) + "ms before its redis-timeout ran out";
+			}
+			long starved = Math.max(Math.max(this.longestSendDelay, stalls.longestBetween(this.startedAt, this.failedAt)),
+					this.failedAt - deadline);
+			if (starved >= ROUND_TRIP.toNanos()) {
+				return "the machine starved it for " + millis(starved) + "ms";
+			}
+			return null;
+		}
+
+		/** The call, why it failed, and the migration windows as {opened, finishing, finished} around it. */
+		String describe(List<long[]> windows, Stalls stalls) {
+			String window = windows.stream()
+				.filter((times) -> times[0] < this.failedAt && times[2] > this.startedAt - TimeUnit.SECONDS.toNanos(5))
+				.map((times) -> "window opened " + millis(times[0] - this.startedAt) + "ms, finishing "
+						+ millis(times[1] - this.startedAt) + "ms, finished " + millis(times[2] - this.startedAt) + "ms")
+				.collect(Collectors.joining(", "));
+			String allowed = allowedBecause(windows, stalls);
+			return "- " + ((allowed != null) ? "allowed, " + allowed : "NOT ALLOWED") + ": " + this.operation + " of "
+					+ this.key + " failed " + millis(this.failedAt - this.startedAt) + "ms after it started ("
+					+ (window.isEmpty() ? "no window near it" : window) + "; longest stall of this JVM "
+					+ millis(stalls.longestBetween(this.startedAt, this.failedAt)) + "ms, longest send delay "
+					+ millis(this.longestSendDelay) + "ms): " + this.failure + " [" + SentCalls.reason(this.failure)
+					+ "]; its owner token: " + this.sends;
+		}
+
+		private static long millis(long nanos) {
+			return TimeUnit.NANOSECONDS.toMillis(nanos);
+		}
+
 	}
 
 	/** The slot of a lock moving to another master, with how many refusals of TRYAGAIN came before. */
