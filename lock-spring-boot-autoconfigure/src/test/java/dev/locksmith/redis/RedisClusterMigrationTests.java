@@ -418,7 +418,6 @@ class RedisClusterMigrationTests {
 			Duration redisTimeout) {
 		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
 		DefaultLockService service = DefaultLockService.builder(backend)
-			.recheckInterval(CLAIM_LEASE.dividedBy(2))
 			.storeTimeout(redisTimeout)
 			.recheckInterval(CLAIM_LEASE.dividedBy(2))
 			.releaseNotifications(notifications)
