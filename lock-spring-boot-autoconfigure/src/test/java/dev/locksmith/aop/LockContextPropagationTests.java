@@ -47,9 +47,10 @@ class LockContextPropagationTests {
 	/** Boot's executor, one thread, decorated for context propagation, and the locked beans on it. */
 	private final ApplicationContextRunner runner = AspectContexts.onRedis(redisServer.server())
 		.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+		// a pool of one platform thread, also where virtual threads are on: the tests look at what it keeps;
 		// a store call that outlasts the default 2s on a loaded machine would fail the task, not the test's point
-		.withPropertyValues("spring.task.execution.pool.core-size=1", "spring.task.execution.pool.max-size=1",
-				"locksmith.redis-timeout=30s")
+		.withPropertyValues("spring.threads.virtual.enabled=false", "spring.task.execution.pool.core-size=1",
+				"spring.task.execution.pool.max-size=1", "locksmith.redis-timeout=30s")
 		.withUserConfiguration(AsyncConfiguration.class)
 		.withBean(ContextPropagatingTaskDecorator.class)
 		.withBean(Ledger.class)
