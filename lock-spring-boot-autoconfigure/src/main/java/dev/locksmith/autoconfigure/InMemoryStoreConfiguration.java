@@ -1,35 +1,58 @@
 package dev.locksmith.autoconfigure;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.ImportSelector;
-import org.springframework.core.type.AnnotationMetadata;
+
+import dev.locksmith.core.FencedValues;
+import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.test.inmemory.InMemoryFencedValues;
+import dev.locksmith.test.inmemory.InMemoryLockBackend;
 
 /**
- * The in-memory store, {@code locksmith.store=in-memory}: locks within this JVM, for tests. Its beans live
- * in {@code dev.locksmith:locksmith-test}, which this module cannot depend on, so they are imported by
- * name when that module is on the class path; without it, no store is set up and the lock service stops
- * the startup saying what is missing.
+ * The in-memory store, {@code locksmith.store=in-memory}: locks within this JVM, for tests, when
+ * {@code dev.locksmith:locksmith-inmemory} is on the class path (it comes with {@code locksmith-test});
+ * without it, no store is set up and the lock service stops the startup saying what is missing.
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(LockStoreCondition.class)
-@ConditionalOnClass(name = InMemoryStoreConfiguration.TEST_MODULE_CONFIGURATION)
-@Import(InMemoryStoreConfiguration.TestModuleImport.class)
+@ConditionalOnClass(InMemoryLockBackend.class)
 class InMemoryStoreConfiguration {
 
-	/** The configuration of the in-memory store's beans in {@code locksmith-test}. */
-	static final String TEST_MODULE_CONFIGURATION = "dev.locksmith.test.autoconfigure.InMemoryLockStoreConfiguration";
+	private static final Log logger = LogFactory.getLog(InMemoryStoreConfiguration.class);
 
-	/** Imports {@link #TEST_MODULE_CONFIGURATION}, which only its name can reach from here. */
-	static class TestModuleImport implements ImportSelector {
+	@Bean
+	@ConditionalOnMissingBean(LockBackend.class)
+	InMemoryLockBackend lockBackend(LocksmithProperties properties) {
+		logger.info("Locks are kept in this JVM's memory (locksmith.store=in-memory): for tests only");
+		return new InMemoryLockBackend(properties.getWait().getClaimLease());
+	}
 
-		@Override
-		public String[] selectImports(AnnotationMetadata importingClassMetadata) {
-			return new String[] { TEST_MODULE_CONFIGURATION };
-		}
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(InMemoryLockBackend.class)
+	ReleaseNotifications inMemoryReleaseNotifications(InMemoryLockBackend backend) {
+		return backend.releaseNotifications();
+	}
 
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(InMemoryLockBackend.class)
+	LockAdministration lockAdministration(InMemoryLockBackend backend) {
+		return backend.administration();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	FencedValues fencedValues() {
+		return new InMemoryFencedValues();
 	}
 
 }

@@ -32,7 +32,7 @@ import dev.locksmith.redis.RedisLockStore;
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(LockStoreCondition.class)
-@ConditionalOnClass(RedisConnectionFactory.class)
+@ConditionalOnClass({ RedisConnectionFactory.class, RedisLockStore.class })
 @ConditionalOnBean(RedisConnectionFactory.class)
 class RedisStoreConfiguration {
 

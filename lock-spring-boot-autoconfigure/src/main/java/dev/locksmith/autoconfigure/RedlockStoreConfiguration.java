@@ -23,7 +23,7 @@ import dev.locksmith.redis.RedlockLockStore;
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(LockStoreCondition.class)
-@ConditionalOnClass({ LettuceConnectionFactory.class, RedisClient.class })
+@ConditionalOnClass({ LettuceConnectionFactory.class, RedisClient.class, RedlockLockStore.class })
 class RedlockStoreConfiguration {
 
 	static final String NODES_PROPERTY = "locksmith.redlock.nodes";
@@ -36,7 +36,8 @@ class RedlockStoreConfiguration {
 	@ConditionalOnMissingBean
 	RedlockLockStore redlockLockStore(LocksmithProperties properties) {
 		RedlockLockStore.Builder store = RedlockLockStore.builder(properties.getRedlock().getNodes())
-			.source(NODES_PROPERTY);
+			.source(NODES_PROPERTY)
+			.shortestTtl(properties.getDefaultTtl());
 		EngineProperty.apply("locksmith.key-prefix", properties.getKeyPrefix(),
 				() -> store.keyPrefix(properties.getKeyPrefix()));
 		EngineProperty.apply("locksmith.redis-timeout", properties.getRedisTimeout(),

@@ -107,7 +107,7 @@ class DistributedLockStartupTests {
 		runner().withBean(bean).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).hasStackTraceContaining(message);
-			FailureAnalysis analysis = new LockDeclarationFailureAnalyzer().analyze(context.getStartupFailure());
+			FailureAnalysis analysis = StartupFailureAnalysis.of(context.getStartupFailure());
 			assertThat(analysis).as("analysed by Locksmith").isNotNull();
 			assertThat(analysis.getDescription()).startsWith(message);
 			assertThat(analysis.getAction()).startsWith("Correct the " + message.substring(0, message.indexOf(": "))

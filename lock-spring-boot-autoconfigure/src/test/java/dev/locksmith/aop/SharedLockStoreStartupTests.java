@@ -45,7 +45,7 @@ class SharedLockStoreStartupTests {
 	void aReadLockOnRedlockStopsTheStartupNamingTheMethodAndTheStore() {
 		onRedlock().withBean(Reports.class).run((context) -> {
 			assertThat(context).hasFailed();
-			FailureAnalysis analysis = new LockDeclarationFailureAnalyzer().analyze(context.getStartupFailure());
+			FailureAnalysis analysis = StartupFailureAnalysis.of(context.getStartupFailure());
 			assertThat(analysis).as("analysed by Locksmith").isNotNull();
 			assertThat(analysis.getDescription()).isEqualTo("@DistributedLock on Reports.read(String): mode = READ "
 					+ "needs a lock store that grants shares, but the lock store RedlockLockBackend holds exclusive "

@@ -1,11 +1,17 @@
 package dev.locksmith.api;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.jar.JarFile;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.Test;
 
@@ -25,14 +31,17 @@ class ArchitectureTests {
 			"dev.locksmith.aop.ReactiveLocking", "dev.locksmith.autoconfigure.TimeBoundedLockAdministration",
 			"dev.locksmith.redis.RedisShares", "dev.locksmith.redis.ScriptCalls",
 			"dev.locksmith.redis.NodeAnswer", "dev.locksmith.redis.QuorumAcquisition",
-			"dev.locksmith.redis.RedlockLockAdministration", "dev.locksmith.redis.RedlockLockBackend");
+			"dev.locksmith.redis.RedlockLockAdministration", "dev.locksmith.redis.RedlockLockBackend",
+			// scanned since the in-memory store became a module of its own
+			"dev.locksmith.test.inmemory.InMemoryLockStore");
 
 	private static final String INTERNAL = "dev.locksmith.core.internal..";
 
 	private static final String LOCK_CONTEXT_ACCESSOR = "dev.locksmith.core.internal.LockContextAccessor";
 
 	/** The starter's main classes, and nothing else on the class path. */
-	private static final JavaClasses LOCKSMITH = new ClassFileImporter().importPath(MainClasses.path());
+	private static final JavaClasses LOCKSMITH = new ClassFileImporter()
+		.importLocations(MainClasses.locations().stream().map(ArchitectureTests::location).toList());
 
 	@Test
 	void coreImportsNoSpringAndNoStore() {
@@ -102,6 +111,18 @@ class ArchitectureTests {
 
 	private static void check(ArchRule rule) {
 		rule.check(LOCKSMITH);
+	}
+
+	private static Location location(Path classes) {
+		if (Files.isDirectory(classes)) {
+			return Location.of(classes);
+		}
+		try {
+			return Location.of(new JarFile(classes.toFile()));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 }

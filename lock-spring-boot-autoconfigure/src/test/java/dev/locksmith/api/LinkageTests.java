@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -46,14 +47,12 @@ class LinkageTests {
 	void everyLibraryMemberTheStarterCallsExistsOnTheClassPath() throws IOException {
 		List<String> missing = new ArrayList<>();
 		int checked = 0;
-		try (Stream<Path> files = Files.walk(MainClasses.path())) {
-			for (Path file : files.filter((path) -> path.toString().endsWith(".class")).toList()) {
-				for (MemberReference reference : referencesIn(file)) {
-					if (isChecked(reference.owner())) {
-						checked++;
-						if (!exists(reference)) {
-							missing.add(reference + " (called from " + MainClasses.path().relativize(file) + ")");
-						}
+		for (Map.Entry<String, Path> file : MainClasses.classFiles().entrySet()) {
+			for (MemberReference reference : referencesIn(file.getValue())) {
+				if (isChecked(reference.owner())) {
+					checked++;
+					if (!exists(reference)) {
+						missing.add(reference + " (called from " + file.getKey() + ")");
 					}
 				}
 			}

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -21,63 +22,64 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PublicApiTests {
 
-	private static final List<String> API = List.of(
-			// what applications write against
-			"dev.locksmith.annotation.DistributedLock", "dev.locksmith.annotation.OnBusy",
-			"dev.locksmith.core.LockService", "dev.locksmith.core.LockHandle", "dev.locksmith.core.LockOptions",
-			"dev.locksmith.annotation.LockMode",
-			"dev.locksmith.core.LockInfo", "dev.locksmith.core.LockContext", "dev.locksmith.core.ReactiveLockContext",
-			"dev.locksmith.core.DistributedLockException", "dev.locksmith.core.LockBusyException",
-			"dev.locksmith.core.LockUnavailableException", "dev.locksmith.core.LockLostException",
-			"dev.locksmith.core.LockLostEvent", "dev.locksmith.core.LockEventListener",
-			"dev.locksmith.redis.RedisFencedValues", "dev.locksmith.core.FencedValues",
-			// the engine's observations, and the conventions an application may replace
-			"dev.locksmith.core.observation.LockObservationDocumentation",
-			"dev.locksmith.core.observation.LockObservationContext",
-			"dev.locksmith.core.observation.LockAcquisitionContext", "dev.locksmith.core.observation.LockHoldContext",
-			"dev.locksmith.core.observation.LockOutcome",
-			"dev.locksmith.core.observation.LockAcquisitionObservationConvention",
-			"dev.locksmith.core.observation.LockHoldObservationConvention",
-			"dev.locksmith.core.observation.DefaultLockAcquisitionObservationConvention",
-			"dev.locksmith.core.observation.DefaultLockHoldObservationConvention");
-
-	private static final List<String> SPI = List.of(
-			// a store of one's own, and the engine that runs on it
-			"dev.locksmith.core.LockBackend", "dev.locksmith.core.LockAdministration",
-			"dev.locksmith.core.ReleaseNotifications", "dev.locksmith.core.DefaultLockService");
-
-	private static final List<String> STORES = List.of(
+	/** Each published module's public types, by module. */
+	private static final Map<String, List<String>> CONTRACT = Map.of(
+			"locksmith-core", List.of(
+					// what applications write against
+					"dev.locksmith.annotation.DistributedLock", "dev.locksmith.annotation.OnBusy",
+					"dev.locksmith.annotation.LockMode", "dev.locksmith.core.LockService",
+					"dev.locksmith.core.LockHandle", "dev.locksmith.core.LockOptions", "dev.locksmith.core.LockInfo",
+					"dev.locksmith.core.LockContext", "dev.locksmith.core.ReactiveLockContext",
+					"dev.locksmith.core.DistributedLockException", "dev.locksmith.core.LockBusyException",
+					"dev.locksmith.core.LockUnavailableException", "dev.locksmith.core.LockLostException",
+					"dev.locksmith.core.LockLostEvent", "dev.locksmith.core.LockEventListener",
+					"dev.locksmith.core.FencedValues",
+					// the engine's observations, and the conventions an application may replace
+					"dev.locksmith.core.observation.LockObservationDocumentation",
+					"dev.locksmith.core.observation.LockObservationContext",
+					"dev.locksmith.core.observation.LockAcquisitionContext",
+					"dev.locksmith.core.observation.LockHoldContext", "dev.locksmith.core.observation.LockOutcome",
+					"dev.locksmith.core.observation.LockAcquisitionObservationConvention",
+					"dev.locksmith.core.observation.LockHoldObservationConvention",
+					"dev.locksmith.core.observation.DefaultLockAcquisitionObservationConvention",
+					"dev.locksmith.core.observation.DefaultLockHoldObservationConvention",
+					// a store of one's own, and the engine that runs on it
+					"dev.locksmith.core.LockBackend", "dev.locksmith.core.LockAdministration",
+					"dev.locksmith.core.ReleaseNotifications", "dev.locksmith.core.DefaultLockService"),
 			// for applications that wire Locksmith without auto-configuration: one entry type per store
-			"dev.locksmith.redis.RedisLockStore", "dev.locksmith.redis.RedlockLockStore");
-
-	private static final List<String> BEANS = List.of(
-			// beans an application may replace (@ConditionalOnMissingBean) or order
-			"dev.locksmith.aop.DistributedLockAdvisor", "dev.locksmith.aop.DistributedLockMethodValidator",
-			"dev.locksmith.aop.LeaseCheckingTransactionListener", "dev.locksmith.actuate.LocksEndpoint",
-			"dev.locksmith.actuate.LocksHealthIndicator",
-			"dev.locksmith.actuate.LostLeaseTracker");
-
-	private static final List<String> AUTO_CONFIGURATION = List.of(
-			"dev.locksmith.autoconfigure.LocksmithAutoConfiguration",
-			"dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration",
-			"dev.locksmith.autoconfigure.LocksmithProperties",
-			// the qualifier that picks the Redis connection factory for locks, as @FlywayDataSource does
-			"dev.locksmith.autoconfigure.LockConnectionFactory",
-			"dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration",
-			"dev.locksmith.autoconfigure.endpoint.LocksEndpointProperties",
-			"dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration",
-			"dev.locksmith.autoconfigure.scheduling.LocksmithSchedulingAutoConfiguration",
-			"dev.locksmith.autoconfigure.web.LocksmithWebAutoConfiguration");
+			"locksmith-redis", List.of("dev.locksmith.redis.RedisLockStore", "dev.locksmith.redis.RedlockLockStore",
+					"dev.locksmith.redis.RedisFencedValues"),
+			"locksmith-inmemory", List.of("dev.locksmith.test.inmemory.InMemoryLockBackend",
+					"dev.locksmith.test.inmemory.InMemoryFencedValues"),
+			// beans an application may replace (@ConditionalOnMissingBean) or order, and the startup failure
+			"locksmith-spring", List.of("dev.locksmith.aop.DistributedLockAdvisor",
+					"dev.locksmith.aop.DistributedLockMethodValidator",
+					"dev.locksmith.aop.LeaseCheckingTransactionListener", "dev.locksmith.aop.LockDeclarationException"),
+			"locksmith-actuator", List.of("dev.locksmith.actuate.LocksEndpoint",
+					"dev.locksmith.actuate.LocksHealthIndicator", "dev.locksmith.actuate.LostLeaseTracker"),
+			"lock-spring-boot-autoconfigure", List.of("dev.locksmith.autoconfigure.LocksmithAutoConfiguration",
+					"dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration",
+					"dev.locksmith.autoconfigure.LocksmithProperties",
+					// the qualifier that picks the Redis connection factory for locks, as @FlywayDataSource does
+					"dev.locksmith.autoconfigure.LockConnectionFactory",
+					"dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration",
+					"dev.locksmith.autoconfigure.endpoint.LocksEndpointProperties",
+					"dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration",
+					"dev.locksmith.autoconfigure.scheduling.LocksmithSchedulingAutoConfiguration",
+					"dev.locksmith.autoconfigure.web.LocksmithWebAutoConfiguration"));
 
 	@Test
-	void onlyTheContractIsPublicOutsideInternalPackages() throws Exception {
-		List<String> expected = Stream.of(API, SPI, STORES, BEANS, AUTO_CONFIGURATION).flatMap(List::stream).toList();
-		assertThat(publicTopLevelTypes()).containsExactlyInAnyOrderElementsOf(expected);
+	void eachModulePublishesOnlyItsContractOutsideInternalPackages() {
+		assertThat(MainClasses.modules()).containsExactlyInAnyOrderElementsOf(CONTRACT.keySet());
+		CONTRACT.forEach((module, types) -> assertThat(publicTopLevelTypes(module)).as(module)
+			.containsExactlyInAnyOrderElementsOf(types));
 	}
 
 	@Test
 	void onlyTheListedMembersArePublic() throws Exception {
-		List<String> members = publicTopLevelTypes().stream()
+		List<String> members = MainClasses.modules()
+			.stream()
+			.flatMap((module) -> publicTopLevelTypes(module).stream())
 			.map(PublicApiTests::load)
 			.flatMap(PublicApiTests::members)
 			.sorted()
@@ -117,16 +119,15 @@ class PublicApiTests {
 		return Stream.of(types).map(Class::getSimpleName).collect(Collectors.joining(",", "(", ")"));
 	}
 
-	private static List<String> publicTopLevelTypes() throws IOException {
-		Path classes = MainClasses.path();
-		try (Stream<Path> files = Files.walk(classes)) {
-			return files.map((file) -> classes.relativize(file).toString())
-				.filter((file) -> file.endsWith(".class") && !file.contains("$") && !file.endsWith("package-info.class"))
-				.map((file) -> file.substring(0, file.length() - ".class".length()).replace('/', '.'))
-				.filter((type) -> !type.contains(".internal."))
-				.filter(PublicApiTests::isPublic)
-				.toList();
-		}
+	private static List<String> publicTopLevelTypes(String module) {
+		return MainClasses.classFiles(module)
+			.keySet()
+			.stream()
+			.filter((file) -> !file.contains("$") && !file.endsWith("package-info.class"))
+			.map((file) -> file.substring(0, file.length() - ".class".length()).replace('/', '.'))
+			.filter((type) -> !type.contains(".internal."))
+			.filter(PublicApiTests::isPublic)
+			.toList();
 	}
 
 	private static boolean isPublic(String type) {

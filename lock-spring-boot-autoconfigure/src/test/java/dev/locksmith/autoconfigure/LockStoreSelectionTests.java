@@ -5,12 +5,14 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.locksmith.test.inmemory.InMemoryLockBackend;
 import dev.locksmith.core.LockBackend;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
@@ -76,7 +78,9 @@ class LockStoreSelectionTests {
 
 	@Test
 	void theInMemoryStoreWithoutTheTestModuleStopsTheStartupSayingWhatItNeeds() {
-		onRedis().withPropertyValues("locksmith.store=in-memory").run((context) -> {
+		onRedis().withClassLoader(new FilteredClassLoader(InMemoryLockBackend.class))
+			.withPropertyValues("locksmith.store=in-memory")
+			.run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure())
 				.hasStackTraceContaining("No LockService could be set up for locksmith.store=in-memory")

@@ -18,6 +18,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import dev.locksmith.test.inmemory.InMemoryLockBackend;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.core.LockService;
 import dev.locksmith.testing.RedisServerExtension;
@@ -51,7 +52,8 @@ class NoLockStoreFailureAnalyzerTests {
 
 	@Test
 	void theInMemoryStoreWithoutTheTestModuleIsExplainedToABeanThatInjectsTheLockService() {
-		FailureAnalysis analysis = analyze(this.runner.withPropertyValues("locksmith.store=in-memory")
+		FailureAnalysis analysis = analyze(this.runner.withClassLoader(new FilteredClassLoader(InMemoryLockBackend.class))
+			.withPropertyValues("locksmith.store=in-memory")
 			.withBean(LockServiceUser.class));
 		assertThat(analysis.getDescription()).startsWith("No LockService could be set up for "
 				+ "locksmith.store=in-memory: it needs dev.locksmith:locksmith-test on the class path");

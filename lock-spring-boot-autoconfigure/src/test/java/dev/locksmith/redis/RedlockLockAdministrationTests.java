@@ -2,6 +2,7 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -68,7 +69,7 @@ class RedlockLockAdministrationTests extends RedlockTestSupport {
 	/** An administration on {@code nodes}, once its first connections, which may take a while, are made. */
 	private RedlockLockAdministration administration(List<RedisServer> nodes, Duration timeout) {
 		RedlockLockAdministration administration = new RedlockLockAdministration(
-				this.redlock.connect(nodes).connectionFactories(), KEYS, timeout);
+				this.redlock.connect(nodes).connectionFactories(), KEYS, timeout, Map::of);
 		await("the first connections").until(() -> administration.nodeStates().values().stream().allMatch("UP"::equals));
 		return administration;
 	}

@@ -26,7 +26,7 @@ import dev.locksmith.core.LockService;
  * @since 0.1.0
  */
 @AutoConfiguration(after = LocksmithAutoConfiguration.class)
-@ConditionalOnClass(Endpoint.class)
+@ConditionalOnClass({ Endpoint.class, LocksEndpoint.class })
 @ConditionalOnBean({ LockService.class, LockAdministration.class })
 @ConditionalOnAvailableEndpoint(LocksEndpoint.class)
 @EnableConfigurationProperties({ LocksmithProperties.class, LocksEndpointProperties.class })

@@ -1,9 +1,5 @@
 package dev.locksmith.autoconfigure.health;
 
-import java.util.Map;
-import java.util.function.Supplier;
-
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -19,7 +15,6 @@ import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
 import dev.locksmith.autoconfigure.LocksmithProperties;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockService;
-import dev.locksmith.redis.RedlockLockStore;
 
 /**
  * Auto-configures the {@code locks} health contributor; on Redlock it also shows the servers' clock
@@ -28,7 +23,7 @@ import dev.locksmith.redis.RedlockLockStore;
  * @since 0.1.0
  */
 @AutoConfiguration(after = LocksmithAutoConfiguration.class)
-@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnClass({ HealthIndicator.class, LocksHealthIndicator.class })
 @ConditionalOnBean({ LockService.class, LockAdministration.class })
 @ConditionalOnEnabledHealthIndicator("locks")
 @EnableConfigurationProperties(LocksmithProperties.class)
@@ -43,12 +38,8 @@ public final class LocksHealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = { "locksHealthIndicator", "locksHealthContributor" })
 	LocksHealthIndicator locksHealthIndicator(LockService locks, LockAdministration administration,
-			LostLeaseTracker lostLeases, LocksmithProperties properties, ObjectProvider<RedlockLockStore> redlock) {
-		RedlockLockStore store = redlock.getIfUnique();
-		Supplier<Map<String, Object>> storeDetails = (store != null)
-				? () -> store.clockDetails(properties.getDefaultTtl()) : Map::of;
-		return new LocksHealthIndicator(locks, administration, lostLeases, properties.getHealth().isDownOnLostLease(),
-				storeDetails);
+			LostLeaseTracker lostLeases, LocksmithProperties properties) {
+		return new LocksHealthIndicator(locks, administration, lostLeases, properties.getHealth().isDownOnLostLease());
 	}
 
 }

@@ -1,7 +1,9 @@
-package dev.locksmith.aop;
+package dev.locksmith.autoconfigure;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+
+import dev.locksmith.aop.LockDeclarationException;
 
 /** Reports a wrong {@code @DistributedLock} as Spring Boot's "APPLICATION FAILED TO START" Description and Action. */
 final class LockDeclarationFailureAnalyzer extends AbstractFailureAnalyzer<LockDeclarationException> {

@@ -34,6 +34,8 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 
 	private final @Nullable Duration nodeTimeout;
 
+	private final Duration shortestTtl;
+
 	private @Nullable RedlockLockBackend backend;
 
 	private @Nullable RedlockLockAdministration administration;
@@ -48,6 +50,7 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 		this.servers = this.parts.add(servers, new Part(servers::start, servers::stop, servers::close));
 		this.keys = builder.keys;
 		this.nodeTimeout = builder.nodeTimeout;
+		this.shortestTtl = builder.shortestTtl;
 	}
 
 	/**
@@ -80,7 +83,7 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 	public synchronized LockAdministration lockAdministration() {
 		if (this.administration == null) {
 			RedlockLockAdministration made = new RedlockLockAdministration(this.servers.connectionFactories(),
-					this.keys, this.timeout.dividedBy(2));
+					this.keys, this.timeout.dividedBy(2), this::clockDetails);
 			this.administration = this.parts.add(made, Part.closed(made::close));
 		}
 		return this.administration;
@@ -105,10 +108,10 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 	/**
 	 * For health: each server's clock offset against this process's wall clock by name
 	 * ({@code clockOffsets}), and a {@code clockWarning} when two servers' clocks are surely further apart
-	 * than 1% of {@code shortestTtl} plus 2ms. Waits at most half the store timeout for each server.
+	 * than 1% of the shortest ttl plus 2ms. Waits at most half the store timeout for each server.
 	 */
-	public Map<String, Object> clockDetails(Duration shortestTtl) {
-		return this.servers.clockDetails(shortestTtl, this.timeout.dividedBy(2));
+	private Map<String, Object> clockDetails() {
+		return this.servers.clockDetails(this.shortestTtl, this.timeout.dividedBy(2));
 	}
 
 	/**
@@ -161,6 +164,8 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 
 		private @Nullable Duration nodeTimeout;
 
+		private Duration shortestTtl = Duration.ofSeconds(30);
+
 		private Builder(List<String> nodes) {
 			this.nodes = List.copyOf(Objects.requireNonNull(nodes, "nodes must not be null"));
 		}
@@ -192,6 +197,15 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 		/** Bounds every server's answer by this fixed time, instead of 5% of each call's ttl. */
 		public Builder nodeTimeout(Duration nodeTimeout) {
 			this.nodeTimeout = RedlockLockBackend.Builder.requirePositive(nodeTimeout, "nodeTimeout");
+			return this;
+		}
+
+		/**
+		 * The shortest lease the application takes, default 30s: the administration's details warn when
+		 * two servers' clocks are surely further apart than 1% of it plus 2ms.
+		 */
+		public Builder shortestTtl(Duration shortestTtl) {
+			this.shortestTtl = RedlockLockBackend.Builder.requirePositive(shortestTtl, "shortestTtl");
 			return this;
 		}
 

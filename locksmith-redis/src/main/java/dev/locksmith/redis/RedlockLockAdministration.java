@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -36,8 +37,10 @@ final class RedlockLockAdministration implements LockAdministration, AutoCloseab
 
 	private final ThreadPoolExecutor executor;
 
+	private final Supplier<Map<String, Object>> clockDetails;
+
 	RedlockLockAdministration(List<? extends RedisConnectionFactory> servers, RedisLockKeys keys,
-			Duration timeout) {
+			Duration timeout, Supplier<Map<String, Object>> clockDetails) {
 		this.servers = RedlockServers.requireRedlockCount(servers, "servers")
 			.stream()
 			.map((server) -> new Server(RedlockNode.nameOf(server), new RedisLockAdministration(server, keys)))
@@ -47,12 +50,19 @@ final class RedlockLockAdministration implements LockAdministration, AutoCloseab
 		this.executor = new ThreadPoolExecutor(servers.size(), servers.size(), 30, TimeUnit.SECONDS,
 				new LinkedBlockingQueue<>(), DaemonThreads.named("locksmith-redlock-admin"));
 		this.executor.allowCoreThreadTimeOut(true);
+		this.clockDetails = clockDetails;
 	}
 
 	/** {@code redlock}, with how many servers must agree. */
 	@Override
 	public String storeDescription() {
 		return "redlock (quorum " + this.quorum + ")";
+	}
+
+	/** The servers' clock offsets, and a warning when two of them drift apart too far for the leases taken. */
+	@Override
+	public Map<String, Object> storeDetails() {
+		return this.clockDetails.get();
 	}
 
 	/** Answers when a quorum of servers answers; throws {@link LockUnavailableException} naming those that do not. */

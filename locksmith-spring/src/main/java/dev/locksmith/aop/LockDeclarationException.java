@@ -4,10 +4,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A {@code @DistributedLock} that cannot be applied as written: thrown when its bean is created, so
- * the mistake stops the startup instead of the first call; {@link LockDeclarationFailureAnalyzer}
- * reports it.
+ * the mistake stops the startup instead of the first call; Locksmith's auto-configuration reports it as
+ * a startup failure analysis.
  */
-final class LockDeclarationException extends IllegalStateException {
+public final class LockDeclarationException extends IllegalStateException {
 
 	private final String declaration;
 
@@ -34,12 +34,12 @@ final class LockDeclarationException extends IllegalStateException {
 	}
 
 	/** The annotation and its method, as in the message. */
-	String declaration() {
+	public String declaration() {
 		return this.declaration;
 	}
 
 	/** What the user can do, when more than correcting the declaration; {@code null} otherwise. */
-	@Nullable String action() {
+	public @Nullable String action() {
 		return this.action;
 	}
 

@@ -3,7 +3,6 @@ package dev.locksmith.actuate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -37,22 +36,13 @@ public final class LocksHealthIndicator extends AbstractHealthIndicator {
 
 	private final boolean downOnLostLease;
 
-	private final Supplier<Map<String, Object>> storeDetails;
-
 	public LocksHealthIndicator(LockService locks, LockAdministration administration, LostLeaseTracker lostLeases,
 			boolean downOnLostLease) {
-		this(locks, administration, lostLeases, downOnLostLease, Map::of);
-	}
-
-	/** An indicator that also shows {@code storeDetails}, asked at each check. */
-	public LocksHealthIndicator(LockService locks, LockAdministration administration, LostLeaseTracker lostLeases,
-			boolean downOnLostLease, Supplier<Map<String, Object>> storeDetails) {
 		super("Lock store health check failed");
 		this.locks = locks;
 		this.administration = administration;
 		this.lostLeases = lostLeases;
 		this.downOnLostLease = downOnLostLease;
-		this.storeDetails = storeDetails;
 	}
 
 	@Override
@@ -71,7 +61,6 @@ public final class LocksHealthIndicator extends AbstractHealthIndicator {
 				builder.withDetail("nodes", nodes);
 			}
 			builder.withDetails(this.administration.storeDetails());
-			builder.withDetails(this.storeDetails.get());
 			this.administration.ping();
 		}
 		catch (LockUnavailableException ex) {
