@@ -16,6 +16,7 @@ import java.util.stream.IntStream;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
@@ -44,6 +45,7 @@ import static org.awaitility.Awaitility.await;
  * small machine, so the test allows a minute per store call.
  */
 @EnabledForJreRange(min = JRE.JAVA_21, disabledReason = "virtual threads need Java 21 or later")
+@Tag("slow")
 class VirtualThreadLoadTests {
 
 	private static final int THREADS = 10_000;

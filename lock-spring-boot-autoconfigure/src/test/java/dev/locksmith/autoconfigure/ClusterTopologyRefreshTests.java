@@ -13,6 +13,7 @@ import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions.RefreshTrigger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -45,6 +46,7 @@ import static org.awaitility.Awaitility.await;
  * application built are left alone. One cluster of three masters with a replica each serves every test.
  */
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("slow")
 class ClusterTopologyRefreshTests {
 
 	private static final String TURNED_ON = "Locksmith turned on the Redis Cluster connection's topology refresh";

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -34,6 +35,7 @@ import static org.awaitility.Awaitility.await;
  * failover, and the fenced resource (on a Redis that is never failed over) rejects a holder from
  * before it.
  */
+@Tag("slow")
 class SentinelFailoverTests {
 
 	private static final LockOptions OPTIONS = LockOptions.ofTtl(Duration.ofSeconds(5))

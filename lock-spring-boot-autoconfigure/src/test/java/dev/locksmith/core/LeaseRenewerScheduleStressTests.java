@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 import io.micrometer.observation.Observation;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,6 +37,7 @@ import static org.awaitility.Awaitility.await;
  * <p>
  * Seed: {@code -Dlocksmith.stress.seed=N} (printed in every failure); size: {@code -Dlocksmith.stress.scale}.
  */
+@Tag("slow")
 class LeaseRenewerScheduleStressTests {
 
 	private static final int WORKERS = 3;

@@ -54,6 +54,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @EnumSource(RedisVersion.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("slow")
 class ClockAndNetworkFaultTests {
 
 	private static final int WORKERS = 3;

@@ -5,6 +5,7 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import dev.locksmith.testing.RedisCluster;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * readers, writers and permit holders ({@link ModesScenarioPropertyTests}) run here too, their two keys on
  * two masters, within that class's budget.
  */
+@Tag("slow")
 class ClusterScenarioPropertyTests {
 
 	static final int DEFAULT_TRIES = 6;

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import dev.locksmith.testing.RedisServer;
@@ -18,6 +19,7 @@ import dev.locksmith.testing.WorkerJvm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Separate JVM processes contend for one lock around a non-atomic read-modify-write in Redis. */
+@Tag("slow")
 class CrossProcessMutualExclusionTests {
 
 	private static final int PROCESSES = 3;

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Waiters of one key in several processes are served in arrival order, and a dead one costs one claim lease. */
+@Tag("slow")
 class FairHandOverProcessTests {
 
 	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");

@@ -32,6 +32,7 @@ import static org.awaitility.Awaitility.await;
 @Tag("faults")
 @ParameterizedClass(name = "{0}")
 @EnumSource(RedisVersion.class)
+@Tag("slow")
 class FaultSuiteTests {
 
 	private static final int WORKERS = 3;

@@ -1,5 +1,6 @@
 package dev.locksmith.redis;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,6 +18,7 @@ import dev.locksmith.testing.RedisServerExtension;
  * a failure is shrunk and printed with its seed. The same system properties size it; by default
  * {@value #DEFAULT_TRIES} tries within {@value #DEFAULT_BUDGET_SECONDS} s.
  */
+@Tag("slow")
 class ModesScenarioPropertyTests {
 
 	static final int DEFAULT_TRIES = 6;

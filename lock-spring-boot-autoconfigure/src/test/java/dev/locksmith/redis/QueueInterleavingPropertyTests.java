@@ -6,6 +6,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.fail;
  * The scenario is a function of its seed; the timing of a run on threads is not, so a failure found
  * once may need a few runs of its seed to show again.
  */
+@Tag("slow")
 class QueueInterleavingPropertyTests {
 
 	static final int DEFAULT_TRIES = 20;

@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import dev.locksmith.core.DefaultLockService;
@@ -29,6 +30,7 @@ import static org.awaitility.Awaitility.await;
  * added with the slots rebalanced onto it. The lock services' connections refresh their topology as the
  * README tells users to configure them. Each test gets a fresh cluster.
  */
+@Tag("slow")
 class RedisClusterFailoverTests {
 
 	private static final RedisLockKeys KEYS = LockEngines.KEYS;

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
@@ -34,6 +35,7 @@ import static org.awaitility.Awaitility.await;
  * What a real three-node Redis Cluster adds, where the keys of one operation span hash slots; the lock
  * contract itself runs on the cluster in {@code locksmith-test} ({@code RedisClusterLockBackendContractTests}).
  */
+@Tag("slow")
 class RedisClusterLockServiceTests {
 
 	private static final Duration LONG = Duration.ofSeconds(30);

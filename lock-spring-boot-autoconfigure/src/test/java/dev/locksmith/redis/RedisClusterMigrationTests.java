@@ -27,6 +27,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -54,6 +55,7 @@ import static org.awaitility.Awaitility.await;
  * refuses its scripts with {@code TRYAGAIN}; Locksmith sends them again within the Redis timeout, counted
  * from each call's start.
  */
+@Tag("slow")
 class RedisClusterMigrationTests {
 
 	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");

@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -26,6 +27,7 @@ import static org.awaitility.Awaitility.await;
  * One node of a three-node Redis Cluster freezes ({@code SIGSTOP}) or dies ({@code kill -9}) while
  * locks span the nodes: only the locks of that node are affected. Each test gets a fresh cluster.
  */
+@Tag("slow")
 class RedisClusterNodeFailureTests {
 
 	private static final RedisLockKeys KEYS = RedisFixture.KEYS;

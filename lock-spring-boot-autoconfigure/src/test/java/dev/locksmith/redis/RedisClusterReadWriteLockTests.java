@@ -2,6 +2,7 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with its own cluster connections and its subscriber on the cluster's pub/sub: the writer under a
  * stream of readers within the same bound as on one Redis, and the mixed load's two keys on two masters.
  */
+@Tag("slow")
 class RedisClusterReadWriteLockTests extends SharedLockTests {
 
 	@RegisterExtension

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The {@code locks} health on a Redis Cluster shows the cluster as Locksmith's connection sees it. */
+@Tag("slow")
 class RedisClusterTopologyHealthTests {
 
 	private static final RedisLockKeys KEYS = LockEngines.KEYS;

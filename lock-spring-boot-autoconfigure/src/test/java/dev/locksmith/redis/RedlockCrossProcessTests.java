@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import dev.locksmith.testing.RedisServer;
@@ -23,6 +24,7 @@ import static org.awaitility.Awaitility.await;
  * Three JVMs contend for one Redlock lock over three servers around a non-atomic read-modify-write on
  * a fourth Redis, while one lock server is killed and restarted empty after more than a lease.
  */
+@Tag("slow")
 class RedlockCrossProcessTests extends RedlockTestSupport {
 
 	private static final int PROCESSES = 3;

@@ -6,6 +6,7 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import dev.locksmith.testing.RedisServer;
@@ -17,6 +18,7 @@ import dev.locksmith.testing.RedisServer;
  * The same system properties size it; by default {@value #DEFAULT_TRIES} tries within
  * {@value #DEFAULT_BUDGET_SECONDS} s.
  */
+@Tag("slow")
 class RedlockScenarioPropertyTests {
 
 	static final int DEFAULT_TRIES = 10;

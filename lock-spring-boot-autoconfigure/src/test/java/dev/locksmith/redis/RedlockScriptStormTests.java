@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -25,6 +26,7 @@ import static org.awaitility.Awaitility.await;
  * contention the scripts per grant must not grow with the waiters, and a release that frees no lock a
  * waiter could take must wake nobody.
  */
+@Tag("slow")
 class RedlockScriptStormTests extends RedlockTestSupport {
 
 	/** Most scripts, on all servers together, per grant; 42 before waiters were woken one at a time. */

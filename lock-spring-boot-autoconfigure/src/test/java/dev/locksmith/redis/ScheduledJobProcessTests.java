@@ -10,6 +10,7 @@ import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import dev.locksmith.testing.RedisServer;
@@ -24,6 +25,7 @@ import static org.awaitility.Awaitility.await;
  * skew of one second would make it. Each tick is a trial of its own: a second run shows within a few;
  * {@code -Dlocksmith.stress.scale=N} counts N times as many.
  */
+@Tag("slow")
 class ScheduledJobProcessTests {
 
 	private static final int TICKS = 8 * Math.max(1, Integer.getInteger("locksmith.stress.scale", 1));

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -19,6 +20,7 @@ import static org.awaitility.Awaitility.await;
  * and, with one of them killed with {@code kill -9}, its share ends with its own lease while the others go
  * on renewing theirs, and no permit is lost.
  */
+@Tag("slow")
 class SharedLockProcessTests {
 
 	@RegisterExtension

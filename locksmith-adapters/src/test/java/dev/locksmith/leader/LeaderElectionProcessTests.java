@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import dev.locksmith.leader.LeadershipChecker.Leadership;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * act after it resumes is rejected by the fence, and the checker never sees two processes act with one
  * leadership. The run prints its takeover times and act counts.
  */
+@Tag("slow")
 class LeaderElectionProcessTests {
 
 	/**

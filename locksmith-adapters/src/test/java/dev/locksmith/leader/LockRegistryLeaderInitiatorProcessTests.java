@@ -5,6 +5,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
 
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and a real Redis: exactly one JVM is granted the leadership and keeps it, and after it is killed with
  * {@code kill -9}, exactly one of the other two.
  */
+@Tag("slow")
 class LockRegistryLeaderInitiatorProcessTests {
 
 	/** How long exactly one leader must hold without a break: several leases and heart beats. */

@@ -1,5 +1,6 @@
 package dev.locksmith.redis;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * {@value #DEFAULT_BUDGET_SECONDS} s, for exclusive locks and again for readers, writers and permit holders
  * ({@link QueueScenario#generateModes}).
  */
+@Tag("slow")
 class InMemoryScenarioPropertyTests {
 
 	static final int DEFAULT_TRIES = 8;

@@ -1,11 +1,13 @@
 package dev.locksmith.redis;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.locksmith.testing.RedisClusterExtension;
 
 /** The lock contract on a real three-node Redis Cluster, where the keys of one operation span hash slots. */
+@Tag("slow")
 class RedisClusterLockBackendContractTests extends RedisDeploymentContractTests {
 
 	@RegisterExtension

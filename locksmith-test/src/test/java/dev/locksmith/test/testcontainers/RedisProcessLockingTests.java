@@ -1,5 +1,6 @@
 package dev.locksmith.test.testcontainers;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -11,6 +12,7 @@ import dev.locksmith.testing.RedisServerExtension;
 /** The same tests on a {@code redis-server} process of the project's harness, where no Docker engine answers (as in CI). */
 @SpringBootTest(classes = RedisLockingTests.Application.class)
 @ExtendWith(Docker.Absent.class)
+@Tag("slow")
 class RedisProcessLockingTests extends RedisLockingTests {
 
 	@RegisterExtension
