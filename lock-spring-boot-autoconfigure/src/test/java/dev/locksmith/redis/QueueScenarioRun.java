@@ -217,8 +217,11 @@ final class QueueScenarioRun {
 	private void runClient(DefaultLockService engine, Client client, ScheduledExecutorService interrupter) {
 		try {
 			LockOptions options = client.access()
-				.applyTo(new LockOptions(Duration.ofMillis(client.ttlMs()), Duration.ofMillis(client.waitMs()),
-						client.renew(), Duration.ofMillis(client.holdAtLeastMs()), "c" + client.id()));
+				.applyTo(LockOptions.ofTtl(Duration.ofMillis(client.ttlMs()))
+					.withWaitTime(Duration.ofMillis(client.waitMs()))
+					.withRenew(client.renew())
+					.withHoldAtLeast(Duration.ofMillis(client.holdAtLeastMs()))
+					.withName("c" + client.id()));
 			long callStart = System.nanoTime();
 			Thread self = Thread.currentThread();
 			Waiting me = new Waiting(client, callStart);

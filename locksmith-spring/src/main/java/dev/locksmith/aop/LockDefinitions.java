@@ -95,8 +95,13 @@ final class LockDefinitions {
 		Duration holdAtLeast = duration(where, "holdAtLeast", annotation.holdAtLeast(), () -> Duration.ZERO);
 		LockOptions options;
 		try {
-			options = new LockOptions(ttl, waitTime, annotation.renew(), holdAtLeast, name, annotation.mode(),
-					annotation.permits());
+			options = LockOptions.ofTtl(ttl)
+				.withWaitTime(waitTime)
+				.withRenew(annotation.renew())
+				.withHoldAtLeast(holdAtLeast)
+				.withName(name)
+				.withMode(annotation.mode())
+				.withPermits(annotation.permits());
 		}
 		catch (IllegalArgumentException ex) {
 			String ttlSource = (annotation.ttl().isBlank() && ex.getMessage().contains("ttl"))

@@ -1,6 +1,5 @@
 package dev.locksmith.adapters.shedlock;
 
-import java.time.Duration;
 import java.util.Optional;
 
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
@@ -33,8 +32,9 @@ public final class LocksmithLockProvider implements ExtensibleLockProvider {
 
 	@Override
 	public Optional<SimpleLock> lock(LockConfiguration configuration) {
-		LockOptions options = new LockOptions(configuration.getLockAtMostFor(), Duration.ZERO, false,
-				configuration.getLockAtLeastFor());
+		LockOptions options = LockOptions.ofTtl(configuration.getLockAtMostFor())
+			.withRenew(false)
+			.withHoldAtLeast(configuration.getLockAtLeastFor());
 		try {
 			return this.locks.tryAcquire(configuration.getName(), options)
 				.map((handle) -> new LocksmithSimpleLock(handle, configuration, false));
