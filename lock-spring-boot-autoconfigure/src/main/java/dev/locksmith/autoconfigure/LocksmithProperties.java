@@ -53,8 +53,6 @@ public class LocksmithProperties {
 
 	private final Aspect aspect = new Aspect();
 
-	private final Actuator actuator = new Actuator();
-
 	private final Health health = new Health();
 
 	private final Web web = new Web();
@@ -135,10 +133,6 @@ public class LocksmithProperties {
 
 	public Aspect getAspect() {
 		return this.aspect;
-	}
-
-	public Actuator getActuator() {
-		return this.actuator;
 	}
 
 	public Health getHealth() {
@@ -252,33 +246,6 @@ public class LocksmithProperties {
 
 	}
 
-	/** The locks Actuator endpoint, replaced by management.endpoint.locks.*. */
-	public static class Actuator {
-
-		/** When to show lock keys in the endpoint; replaced by management.endpoint.locks.show-values. */
-		private KeyVisibility showKeys = KeyVisibility.NEVER;
-
-		/** Roles that may see keys with 'when-authorized'; replaced by management.endpoint.locks.roles. */
-		private List<String> roles = new ArrayList<>();
-
-		public KeyVisibility getShowKeys() {
-			return this.showKeys;
-		}
-
-		public void setShowKeys(KeyVisibility showKeys) {
-			this.showKeys = showKeys;
-		}
-
-		public List<String> getRoles() {
-			return this.roles;
-		}
-
-		public void setRoles(List<String> roles) {
-			this.roles = roles;
-		}
-
-	}
-
 	/** The HTTP answers to lock failures in Spring MVC and WebFlux applications. */
 	public static class Web {
 
@@ -341,20 +308,6 @@ public class LocksmithProperties {
 		public void setNodeTimeout(@Nullable Duration nodeTimeout) {
 			this.nodeTimeout = nodeTimeout;
 		}
-
-	}
-
-	/** When the endpoint shows the key part of lock names, following Spring Boot's show-values model. */
-	public enum KeyVisibility {
-
-		/** Always mask keys. */
-		NEVER,
-
-		/** Show keys to authorized users only. */
-		WHEN_AUTHORIZED,
-
-		/** Always show keys. */
-		ALWAYS
 
 	}
 

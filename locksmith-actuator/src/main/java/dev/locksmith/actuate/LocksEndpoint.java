@@ -27,7 +27,7 @@ import dev.locksmith.core.internal.KeyMasking;
 /**
  * The {@code locks} endpoint: the locks this instance holds, or with {@code ?scope=cluster} every
  * lock in the store, and their forced release. Keys are masked unless
- * {@code locksmith.actuator.show-keys} allows them. Read-only by default: the release is there only
+ * {@code management.endpoint.locks.show-values} allows them. Read-only by default: the release is there only
  * with {@code management.endpoint.locks.access=unrestricted}.
  *
  * @since 0.1.0

@@ -79,7 +79,7 @@ public final class LeaderElection {
 
 	/**
 	 * The key of the lock whose holder leads the role: {@code leader:<role>}.
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public String lockKey() {
 		return "leader:" + this.role;
@@ -97,7 +97,7 @@ public final class LeaderElection {
 
 	/**
 	 * This instance's current leadership of the role, or empty when it does not lead.
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public Optional<Leadership> leadership() {
 		LockHandle handle = this.leadership;
@@ -199,7 +199,7 @@ public final class LeaderElection {
 	 *
 	 * @param fencingToken the token to send with the leader's writes, as {@link LeaderGrantedEvent} carries it
 	 * @param since when the leadership was granted
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public record Leadership(long fencingToken, Instant since) {
 	}

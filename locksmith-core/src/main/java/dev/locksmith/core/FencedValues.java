@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
  * so a holder whose lease ran out while it was paused is rejected once a newer holder wrote. A bean
  * on the lock's Redis with {@code locksmith.store=redis}, in memory with {@code locksmith.store=in-memory}.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 public interface FencedValues {
 

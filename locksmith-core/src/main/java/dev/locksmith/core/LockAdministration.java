@@ -35,7 +35,7 @@ public interface LockAdministration {
 	/**
 	 * What the store adds to the health details, by name, such as the cluster topology its connection
 	 * sees; asks the store nothing. Empty by default.
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	default Map<String, Object> storeDetails() {
 		return Map.of();
@@ -93,7 +93,7 @@ public interface LockAdministration {
 		 * lease, or {@code null} when every lease has ended.
 		 * @param share what the lock's holders share, as the store keeps it: {@code @read} or {@code @permits=<n>}
 		 * @throws IllegalArgumentException when {@code share} names no share
-		 * @since 0.2.0
+		 * @since 0.1.0
 		 */
 		public static @Nullable StoredLock shared(String key, String share, Map<String, Duration> leases) {
 			if (Shares.shareOf(share + "/") == null) {
@@ -121,7 +121,7 @@ public interface LockAdministration {
 		 *
 		 * @param instance the id of the instance that holds it
 		 * @param remainingLease how long until its own lease ends
-		 * @since 0.2.0
+		 * @since 0.1.0
 		 */
 		public record Holder(String instance, Duration remainingLease) {
 		}

@@ -33,7 +33,7 @@ public class LockUnavailableException extends DistributedLockException {
 	/**
 	 * Why the store is unavailable, in words an operator can act on: {@code connection refused},
 	 * {@code timed out after 2s}, {@code no quorum (1 of 3)}, or else the message of the innermost cause.
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public String getReason() {
 		return (this.reason != null) ? this.reason : reasonOfChain(this);

@@ -20,7 +20,7 @@ import dev.locksmith.redis.StoreParts.Part;
  * the web server (whose phases are {@code DEFAULT_PHASE - 2048} and up) and stops it after the server
  * has drained; without a context, call {@link #start()} and {@link #close()}.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
 

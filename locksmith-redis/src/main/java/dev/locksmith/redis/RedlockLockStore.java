@@ -22,7 +22,7 @@ import dev.locksmith.redis.StoreParts.Part;
  * server (whose phases are {@code DEFAULT_PHASE - 2048} and up) and stops it after the server has
  * drained; without a context, call {@link #start()} and {@link #close()}.
  *
- * @since 0.3.0
+ * @since 0.1.0
  */
 public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 

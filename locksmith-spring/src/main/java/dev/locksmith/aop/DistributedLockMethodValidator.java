@@ -48,7 +48,7 @@ public final class DistributedLockMethodValidator implements BeanPostProcessor {
 	 * Checks the annotations that the advisor enforces, parsed once for both.
 	 * @param advisor the advisor, looked up when the first annotated bean is checked
 	 * @param strict whether an annotation that a proxy cannot apply stops the startup instead of a WARN
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public DistributedLockMethodValidator(Supplier<DistributedLockAdvisor> advisor, boolean strict) {
 		this(advisor, strict, () -> null);
@@ -61,7 +61,7 @@ public final class DistributedLockMethodValidator implements BeanPostProcessor {
 	 * @param strict whether an annotation that a proxy cannot apply stops the startup instead of a WARN
 	 * @param store the store that keeps the locks, looked up after the advisor; {@code null} when unknown
 	 * (an application's own lock service), which then refuses the shares it cannot grant on the first call
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public DistributedLockMethodValidator(Supplier<DistributedLockAdvisor> advisor, boolean strict,
 			Supplier<@Nullable LockBackend> store) {

@@ -19,9 +19,7 @@ import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockService;
 
 /**
- * Auto-configures the {@code locks} Actuator endpoint, configured by {@link LocksEndpointProperties}; the
- * replaced {@code locksmith.actuator.show-keys} and {@code locksmith.actuator.roles} apply while the new
- * properties are unset.
+ * Auto-configures the {@code locks} Actuator endpoint, configured by {@link LocksEndpointProperties}.
  *
  * @since 0.1.0
  */
@@ -34,13 +32,9 @@ public final class LocksEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LocksEndpoint locksEndpoint(LockService locks, LockAdministration administration, LocksEndpointProperties endpoint,
-			LocksmithProperties properties) {
-		LocksmithProperties.Actuator replaced = properties.getActuator();
-		Show showValues = (endpoint.getShowValues() != null) ? endpoint.getShowValues()
-				: Show.valueOf(replaced.getShowKeys().name());
-		Set<String> roles = !endpoint.getRoles().isEmpty() ? endpoint.getRoles() : Set.copyOf(replaced.getRoles());
-		return new LocksEndpoint(locks, administration, showValues, Set.copyOf(roles));
+	LocksEndpoint locksEndpoint(LockService locks, LockAdministration administration, LocksEndpointProperties endpoint) {
+		Show showValues = (endpoint.getShowValues() != null) ? endpoint.getShowValues() : Show.NEVER;
+		return new LocksEndpoint(locks, administration, showValues, Set.copyOf(endpoint.getRoles()));
 	}
 
 }

@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration of the {@code locks} endpoint, bound from management.endpoint.locks.*, as Spring Boot's
  * own endpoints are.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 @ConfigurationProperties("management.endpoint.locks")
 public class LocksEndpointProperties {

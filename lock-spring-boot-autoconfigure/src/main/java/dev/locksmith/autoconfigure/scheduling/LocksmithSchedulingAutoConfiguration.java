@@ -18,7 +18,7 @@ import dev.locksmith.core.LockService;
  * is left alone: Boot applies customizers in no set order and the scheduler does not tell which handler
  * it has, so only this way does Locksmith never replace one of the application's.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 @AutoConfiguration(after = LocksmithAutoConfiguration.class)
 @ConditionalOnBean(LockService.class)

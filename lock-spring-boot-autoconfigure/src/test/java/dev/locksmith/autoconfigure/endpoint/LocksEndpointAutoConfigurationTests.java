@@ -1,6 +1,5 @@
 package dev.locksmith.autoconfigure.endpoint;
 
-import java.io.InputStream;
 import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -20,8 +19,6 @@ import org.springframework.boot.autoconfigure.jmx.JmxAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import dev.locksmith.actuate.LocksEndpoint;
 import dev.locksmith.actuate.LocksEndpoint.HeldLock;
@@ -33,11 +30,10 @@ import dev.locksmith.core.LockService;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.tuple;
 
 /**
- * When the locks endpoint is configured and which operations it serves, its key visibility under
- * management.endpoint.locks, and the properties it replaced.
+ * When the locks endpoint is configured and which operations it serves, and its key visibility under
+ * management.endpoint.locks.
  */
 class LocksEndpointAutoConfigurationTests {
 
@@ -67,29 +63,6 @@ class LocksEndpointAutoConfigurationTests {
 	}
 
 	@Test
-	void theReplacedShowKeysStillWorksWhileShowValuesIsUnset() {
-		this.runner.withPropertyValues("locksmith.actuator.show-keys=always")
-			.run((context) -> assertThat(shownKey(context)).isEqualTo("invoice-42"));
-		this.runner.withPropertyValues("locksmith.actuator.show-keys=always", "management.endpoint.locks.show-values=never")
-			.run((context) -> assertThat(shownKey(context)).isEqualTo("******"));
-	}
-
-	@Test
-	void theMetadataNamesTheReplacements() throws Exception {
-		JsonNode metadata;
-		try (InputStream json = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
-			metadata = JsonMapper.builder().build().readTree(json);
-		}
-		assertThat(metadata.get("properties").values())
-			.filteredOn((property) -> property.get("name").asString().startsWith("locksmith.actuator."))
-			.extracting((property) -> property.get("name").asString(),
-					(property) -> property.path("deprecation").path("replacement").asString())
-			.contains(tuple("locksmith.actuator.show-keys",
-					"management.endpoint.locks.show-values"),
-					tuple("locksmith.actuator.roles", "management.endpoint.locks.roles"));
-	}
-
-	@Test
 	void theEndpointIsAbsentUntilExposed() {
 		this.runner.withPropertyValues("management.endpoints.web.exposure.include=health")
 			.run((context) -> assertThat(context).doesNotHaveBean(LocksEndpoint.class));
@@ -108,12 +81,6 @@ class LocksEndpointAutoConfigurationTests {
 		discovered.withPropertyValues("management.endpoint.locks.access=UNRESTRICTED")
 			.run((context) -> assertThat(locksOperations(context)).containsExactlyInAnyOrder(OperationType.READ,
 					OperationType.DELETE));
-	}
-
-	@Test
-	void theRetiredReleaseFlagDoesNotOpenTheDeleteOperation() {
-		withEndpointDiscovery().withPropertyValues("locksmith.actuator.release-enabled=true")
-			.run((context) -> assertThat(locksOperations(context)).containsExactly(OperationType.READ));
 	}
 
 	private static String shownKey(ApplicationContext context) throws InterruptedException {

@@ -25,7 +25,7 @@ import dev.locksmith.leader.LeaderElections;
  * store lists, read in one pass per request, as the {@code locks} endpoint's cluster view reads them.
  * The store keeps no grant time, so only the leader itself can say since when it leads.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 @Endpoint(id = "leadership", defaultAccess = Access.READ_ONLY)
 public class LeadershipEndpoint {

@@ -16,7 +16,7 @@ import dev.locksmith.leader.actuate.LeadershipEndpoint;
  * Auto-configures the {@code leadership} Actuator endpoint when Actuator is on the class path and the
  * application has leader elections.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 @AutoConfiguration(after = LocksmithLeaderAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)

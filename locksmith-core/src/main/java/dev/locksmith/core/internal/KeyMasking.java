@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Hides the user data in lock keys. Exception messages and log lines always mask; the {@code locks}
- * endpoint masks unless {@code locksmith.actuator.show-keys} allows keys. Not API: its rules may change.
+ * endpoint masks unless {@code management.endpoint.locks.show-values} allows keys. Not API: its rules may change.
  */
 public final class KeyMasking {
 

@@ -14,7 +14,7 @@ public final class LockHoldContext extends LockObservationContext {
 
 	/**
 	 * The context of a lock called {@code lockName}, exclusive, read or one of {@code permits}.
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public LockHoldContext(@Nullable String lockName, LockMode mode, int permits) {
 		super(lockName, mode, permits);

@@ -33,7 +33,7 @@ public abstract sealed class LockObservationContext extends Observation.Context
 
 	/**
 	 * The lock's mode: {@link LockMode#WRITE} for an exclusive lock and for permits.
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public LockMode getMode() {
 		return this.mode;
@@ -41,7 +41,7 @@ public abstract sealed class LockObservationContext extends Observation.Context
 
 	/**
 	 * How many holders the lock admits at once: 1 for an exclusive or a read lock.
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public int getPermits() {
 		return this.permits;

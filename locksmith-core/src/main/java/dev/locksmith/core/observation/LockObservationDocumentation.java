@@ -57,7 +57,7 @@ public enum LockObservationDocumentation implements ObservationDocumentation {
 		/**
 		 * The lock's mode: {@code write} (exclusive), {@code read} (shared by readers) or {@code permits}
 		 * (one of a number of permits).
-		 * @since 0.2.0
+		 * @since 0.1.0
 		 */
 		MODE {
 			@Override

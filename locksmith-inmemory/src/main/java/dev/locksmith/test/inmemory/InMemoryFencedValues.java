@@ -11,7 +11,7 @@ import dev.locksmith.core.FencedValues;
  * {@link FencedValues} in this JVM's memory, with the rules of the Redis ones: a write is applied only
  * when its fencing token is at least the highest one its key has seen. For tests, never for production.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 public final class InMemoryFencedValues implements FencedValues {
 
