@@ -20,7 +20,7 @@ class RedisAclRulesTests {
 
 	private static final Pattern CALL = Pattern.compile("call\\(['\"]([A-Za-z]+)['\"]");
 
-	private static final Path SCRIPTS = Path.of("src", "main", "resources", "dev", "locksmith", "redis");
+	private static final Path SCRIPTS = Path.of("..", "locksmith-redis", "src", "main", "resources", "dev", "locksmith", "redis");
 
 	@Test
 	void theAclGrantsEveryCommandTheScriptsCall() throws IOException {
