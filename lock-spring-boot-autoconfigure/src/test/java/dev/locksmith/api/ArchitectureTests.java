@@ -51,7 +51,46 @@ class ArchitectureTests {
 			.dependOnClassesThat()
 			.resideInAnyPackage("org.springframework..", "dev.locksmith.redis..",
 					"dev.locksmith.aop..", "dev.locksmith.actuate..", "dev.locksmith.autoconfigure..",
-					"io.lettuce..", "redis.clients.."));
+					"dev.locksmith.test..", "io.lettuce..", "redis.clients.."));
+	}
+
+	/** A store knows the engine's SPI only: not the aspect, the Actuator parts, Spring Boot or another store. */
+	@Test
+	void storesImportNoAspectNoBootAndNoOtherStore() {
+		check(noClasses().that()
+			.resideInAPackage("dev.locksmith.redis..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.locksmith.aop..", "dev.locksmith.actuate..", "dev.locksmith.autoconfigure..",
+					"dev.locksmith.test..", "org.springframework.boot.."));
+		check(noClasses().that()
+			.resideInAPackage("dev.locksmith.test.inmemory..")
+			.should()
+			.dependOnClassesThat()
+			.resideOutsideOfPackages("java..", "dev.locksmith.core..", "dev.locksmith.annotation..",
+					"dev.locksmith.test.inmemory..", "org.jspecify.annotations.."));
+	}
+
+	/** The aspect runs on Spring Framework and the engine: no store, no Spring Boot, no Actuator. */
+	@Test
+	void theAspectImportsNoStoreAndNoBoot() {
+		check(noClasses().that()
+			.resideInAPackage("dev.locksmith.aop..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.locksmith.redis..", "dev.locksmith.test..", "dev.locksmith.actuate..",
+					"dev.locksmith.autoconfigure..", "org.springframework.boot..", "io.lettuce..", "redis.clients.."));
+	}
+
+	/** The endpoint and health indicator read the engine's API only. */
+	@Test
+	void theActuatorPartsImportNoStoreAndNoAspect() {
+		check(noClasses().that()
+			.resideInAPackage("dev.locksmith.actuate..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.locksmith.redis..", "dev.locksmith.test..", "dev.locksmith.aop..",
+					"dev.locksmith.autoconfigure.."));
 	}
 
 	@Test
