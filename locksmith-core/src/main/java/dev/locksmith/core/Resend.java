@@ -2,7 +2,10 @@ package dev.locksmith.core;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -28,6 +31,13 @@ final class Resend {
 
 	/** Less time left than this before the deadline, a refused call is not sent again. */
 	private static final long LAST_TRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	/**
+	 * Sends the tries after a pause: one daemon thread at most, gone when idle. Sending only hands the call
+	 * to the store's client. (The default of {@code delayedExecutor} starts a thread for every try where the
+	 * common pool has a single worker, as on two cores.)
+	 */
+	private static final Executor SENDER = sender();
 
 	private Resend() {
 	}
@@ -72,7 +82,7 @@ final class Resend {
 			// try that still has half of it to be answered in.
 			pause = Math.min(pause, left / 2);
 			long nextPauseMillis = Math.min(2 * pauseMillis, LONGEST_PAUSE_MILLIS);
-			CompletableFuture.delayedExecutor(pause, TimeUnit.NANOSECONDS).execute(() -> {
+			CompletableFuture.delayedExecutor(pause, TimeUnit.NANOSECONDS, SENDER).execute(() -> {
 				if (System.nanoTime() - deadlineNanos >= 0) {
 					// Woken after the deadline (a starved machine): its caller stopped waiting for an answer.
 					outcome.completeExceptionally(cause);
@@ -82,6 +92,17 @@ final class Resend {
 				}
 			});
 		});
+	}
+
+	private static Executor sender() {
+		ThreadPoolExecutor sender = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+				(task) -> {
+					Thread thread = new Thread(task, "locksmith-resend");
+					thread.setDaemon(true);
+					return thread;
+				});
+		sender.allowCoreThreadTimeOut(true);
+		return sender;
 	}
 
 }
