@@ -39,6 +39,12 @@ local function nextFence(fence, fenceLifetime, nowMicros)
   return token
 end
 
+-- How hand-overs are published: the script's last argument is 'SPUBLISH' where the subscribers listen on
+-- shard channels (a Lettuce cluster connection), published then within the shard of the lock's slot, which
+-- its channel shares through the hash tag, instead of over the cluster bus to every node. A server older
+-- than 7.0 has no sharded pub/sub, nor redis.REDIS_VERSION_NUM, and PUBLISHes.
+local publish = (ARGV[#ARGV] == 'SPUBLISH' and redis.REDIS_VERSION_NUM) and 'SPUBLISH' or 'PUBLISH'
+
 -- The hand-overs this script published, as channel and message pairs, for a script that answers them
 -- to its caller: a waiter in the caller's own process then starts without waiting for the message.
 local handOvers = {}
@@ -47,7 +53,7 @@ local handOvers = {}
 -- token, as '<claim lease ms>:<fencing token>:<owner token>', and keeps the hand-over for the answer.
 local function announceHandOver(channel, claimLease, token, waiter)
   local message = claimLease .. ':' .. string.format('%.0f', token) .. ':' .. waiter
-  redis.call('PUBLISH', channel, message)
+  redis.call(publish, channel, message)
   handOvers[#handOvers + 1] = channel
   handOvers[#handOvers + 1] = message
 end
