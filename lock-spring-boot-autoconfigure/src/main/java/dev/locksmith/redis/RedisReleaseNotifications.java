@@ -302,9 +302,10 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 	}
 
 	/**
-	 * Chooses shard channels where Redis has them (7.0 and later), else classic ones, and starts them; on the
-	 * housekeeping thread, so that no subscription runs before. While Redis does not tell its version, or the
-	 * shard subscriber cannot connect, tries again every {@link #RECOVERY_INTERVAL}.
+	 * Chooses shard channels where Redis has them (7.0 and later) and the user may subscribe to them, else
+	 * classic ones, and starts them; on the housekeeping thread, so that no subscription runs before. While
+	 * Redis does not tell its version, or the shard subscriber cannot connect, tries again every
+	 * {@link #RECOVERY_INTERVAL}.
 	 */
 	private void startChosenChannels() {
 		if (!isRunning()) {
@@ -325,11 +326,19 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 		}
 		try {
 			this.shards.start();
-			connectSubscriber();
+			this.shards.subscribe(this.connectionChannel);
 		}
 		catch (RuntimeException ex) {
-			logger.debug("Could not connect the shard channels' subscriber; retrying", ex);
-			retryStart();
+			if (!RedisAcl.isRefusal(String.valueOf(ex.getMessage()))) {
+				logger.debug("Could not connect the shard channels' subscriber; retrying", ex);
+				retryStart();
+				return;
+			}
+			logger.info("The Redis user may not subscribe to shard channels (grant +ssubscribe +sunsubscribe "
+					+ "+spublish); release notifications use classic pub/sub: " + ex.getMessage());
+			this.shards.stop();
+			this.sharded = false;
+			startClassicChannels();
 		}
 	}
 

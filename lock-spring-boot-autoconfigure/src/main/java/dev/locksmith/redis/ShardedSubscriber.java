@@ -57,8 +57,9 @@ final class ShardedSubscriber {
 		this.retryInterval = retryInterval;
 	}
 
-	/** Connects, and subscribes to the channels wanted; on the housekeeping thread. */
+	/** Connects (anew, when connected), and subscribes to the channels wanted; on the housekeeping thread. */
 	void start() {
+		stop();
 		RedisClusterClient client = (RedisClusterClient) this.connectionFactory.getNativeClient();
 		StatefulRedisClusterPubSubConnection<String, String> opened = client.connectPubSub(StringCodec.UTF8);
 		opened.addListener(new RedisClusterPubSubAdapter<>() {

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -55,6 +57,10 @@ class RedisClusterShardedPubSubTests {
 
 	@RegisterExtension
 	final RedisFixture fixture = new RedisFixture(() -> cluster.connectionFactory());
+
+	/** Connections as {@link LocksmithAcl#USER}. */
+	@RegisterExtension
+	final RedisFixture asUser = new RedisFixture(RedisClusterShardedPubSubTests::connectAsUser);
 
 	/** The waiter of {@link #heldWithAWaiter}: the lock it gets. */
 	private CompletableFuture<Optional<LockHandle>> waiting;
@@ -105,7 +111,7 @@ class RedisClusterShardedPubSubTests {
 
 	@Test
 	void aWaiterOnAnotherConnectionIsWokenBySubscribingToItsShardChannel() throws Exception {
-		LockHandle held = heldWithAWaiter("k");
+		LockHandle held = heldWithAWaiter(this.fixture, "k");
 		RedisServer owner = cluster.nodeServing(KEYS.lockKey("k"));
 
 		assertThat(shardSubscribers(owner, "k")).as("the waiter listens on the shard channel").isEqualTo(1);
@@ -117,9 +123,28 @@ class RedisClusterShardedPubSubTests {
 		assertThat(this.waiting.get(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).isPresent();
 	}
 
+	/**
+	 * A user of the ACL documented for Redis 6.2 (and what Lettuce asks of a cluster), without the sharded
+	 * commands: its releases publish classically, and its waiters subscribe classically.
+	 */
+	@Test
+	void aUserWithoutShardedPubSubCommandsKeepsClassicNotifications() throws Exception {
+		for (RedisServer node : cluster.nodes()) {
+			LocksmithAcl.createUser(node, LocksmithAcl.rules(KEYS, "+cluster|nodes", "+cluster|myid", "+info"));
+		}
+		LockHandle held = heldWithAWaiter(this.asUser, "k");
+
+		assertThat(shardSubscribers(cluster.nodeServing(KEYS.lockKey("k")), "k")).isZero();
+		assertThat(cluster.nodes().stream().mapToInt((node) -> node.subscribers(KEYS.releaseChannel("k"))).sum())
+			.as("the waiter listens on the classic channel").isEqualTo(1);
+		held.close();
+
+		assertThat(this.waiting.get(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).isPresent();
+	}
+
 	@Test
 	void aWaiterIsWokenAfterItsLocksSlotMovedToAnotherMaster() throws Exception {
-		LockHandle held = heldWithAWaiter("k");
+		LockHandle held = heldWithAWaiter(this.fixture, "k");
 		RedisServer source = cluster.nodeServing(KEYS.lockKey("k"));
 		RedisServer target = cluster.masters().stream().filter((master) -> master.port() != source.port())
 			.findFirst().orElseThrow();
@@ -175,17 +200,28 @@ class RedisClusterShardedPubSubTests {
 	}
 
 	/** A service whose waiters re-check only every {@link #RECHECK}: woken sooner, they were notified. */
-	private DefaultLockService service() {
-		return this.fixture.service(this.fixture.serviceBuilder(RECHECK.multipliedBy(2)).recheckInterval(RECHECK));
+	private static DefaultLockService service(RedisFixture on) {
+		return on.service(on.serviceBuilder(RECHECK.multipliedBy(2)).recheckInterval(RECHECK));
+	}
+
+	private static LettuceConnectionFactory connectAsUser() {
+		RedisClusterConfiguration configuration = new RedisClusterConfiguration(
+				cluster.nodes().stream().map((node) -> "127.0.0.1:" + node.port()).toList());
+		configuration.setUsername(LocksmithAcl.USER);
+		configuration.setPassword(LocksmithAcl.PASSWORD);
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration);
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
 	}
 
 	/**
-	 * Takes the lock of {@code key} on one service and has another wait for it in {@link #waiting}, until
-	 * the waiter stands in its queue; returns the held lock.
+	 * Takes the lock of {@code key} on one service of {@code on} and has another wait for it in
+	 * {@link #waiting}, until the waiter stands in its queue; returns the held lock.
 	 */
-	private LockHandle heldWithAWaiter(String key) throws InterruptedException {
-		LockHandle held = service().tryAcquire(key, LockOptions.ofTtl(LONG)).orElseThrow();
-		DefaultLockService waiter = service();
+	private LockHandle heldWithAWaiter(RedisFixture on, String key) throws InterruptedException {
+		LockHandle held = service(on).tryAcquire(key, LockOptions.ofTtl(LONG)).orElseThrow();
+		DefaultLockService waiter = service(on);
 		this.waiting = CompletableFuture.supplyAsync(() -> {
 			try {
 				return waiter.tryAcquire(key, LockOptions.ofTtl(LONG).withWaitTime(LONG));
