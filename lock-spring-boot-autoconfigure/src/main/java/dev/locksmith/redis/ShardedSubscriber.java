@@ -2,6 +2,7 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,6 +29,9 @@ import reactor.core.Disposable;
  */
 final class ShardedSubscriber {
 
+	/** How long a node may take to answer {@code SSUBSCRIBE}, or {@code SUNSUBSCRIBE}, before it is given up. */
+	static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(2);
+
 	private static final Log logger = LogFactory.getLog(ShardedSubscriber.class);
 
 	private final LettuceConnectionFactory connectionFactory;
@@ -47,7 +51,7 @@ final class ShardedSubscriber {
 
 	/**
 	 * @param messages takes each message's channel and body, on Lettuce's event loop
-	 * @param housekeeping subscribes again, off the event loop
+	 * @param housekeeping where a failed subscription is tried again after {@code retryInterval}
 	 */
 	ShardedSubscriber(LettuceConnectionFactory connectionFactory, BiConsumer<String, String> messages,
 			ScheduledExecutorService housekeeping, Duration retryInterval) {
@@ -71,15 +75,15 @@ final class ShardedSubscriber {
 
 			@Override
 			public void sunsubscribed(RedisClusterNode node, String channel, long count) {
-				later(() -> resubscribe(channel), 0);
+				ssubscribe(channel);
 			}
 
 		});
 		this.connection = opened;
 		this.topologyChanges = client.getResources().eventBus().get()
 			.filter(ClusterTopologyChangedEvent.class::isInstance)
-			.subscribe((changed) -> later(() -> this.channels.forEach(this::resubscribe), 0));
-		this.channels.forEach(this::resubscribe);
+			.subscribe((changed) -> this.channels.forEach(this::ssubscribe));
+		this.channels.forEach(this::ssubscribe);
 	}
 
 	/** Closes the connection without waiting for it; the channels stay wanted for the next start. */
@@ -96,47 +100,52 @@ final class ShardedSubscriber {
 		}
 	}
 
-	/** Subscribes to {@code channel} on the master of its slot. */
+	/**
+	 * Subscribes to {@code channel} on the master of its slot, and waits for it at most {@link #ANSWER_TIMEOUT};
+	 * until it is subscribed, or no longer wanted, tries again in the background.
+	 */
 	void subscribe(String channel) {
 		this.channels.add(channel);
-		connected().sync().ssubscribe(channel);
+		ssubscribe(channel).join();
 	}
 
+	/** Unsubscribes from {@code channel}, waiting for it at most {@link #ANSWER_TIMEOUT}. */
 	void unsubscribe(String channel) {
 		this.channels.remove(channel);
-		connected().sync().sunsubscribe(channel);
+		StatefulRedisClusterPubSubConnection<String, String> current = this.connection;
+		if (current != null) {
+			current.async().sunsubscribe(channel).toCompletableFuture().orTimeout(ANSWER_TIMEOUT.toMillis(),
+					TimeUnit.MILLISECONDS).join();
+		}
 	}
 
-	/** Subscribes again to a channel still wanted, where its slot is now; retried while it fails. */
-	private void resubscribe(String channel) {
+	/**
+	 * Sends {@code SSUBSCRIBE} for a channel still wanted, which Lettuce routes to the master of its slot as it
+	 * knows it now (following a redirect); when that fails or goes unanswered (a master that died), tries
+	 * again every retry interval. Never blocks: it also runs on Lettuce's threads.
+	 */
+	private CompletableFuture<Void> ssubscribe(String channel) {
 		StatefulRedisClusterPubSubConnection<String, String> current = this.connection;
 		if (current == null || !this.channels.contains(channel)) {
-			return;
+			return CompletableFuture.completedFuture(null);
 		}
-		try {
-			current.sync().ssubscribe(channel);
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not subscribe again to the releases of a lock whose slot moved; retrying", ex);
-			later(() -> resubscribe(channel), this.retryInterval.toMillis());
-		}
+		return current.async().ssubscribe(channel).toCompletableFuture()
+			.orTimeout(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+			.whenComplete((subscribed, failure) -> {
+				if (failure != null) {
+					logger.debug("Could not subscribe to the releases of a lock; retrying", failure);
+					retry(channel);
+				}
+			});
 	}
 
-	private void later(Runnable task, long delayMillis) {
+	private void retry(String channel) {
 		try {
-			this.housekeeping.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+			this.housekeeping.schedule(() -> ssubscribe(channel), this.retryInterval.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (RejectedExecutionException ex) {
 			// shut down: nothing to subscribe to any more
 		}
-	}
-
-	private StatefulRedisClusterPubSubConnection<String, String> connected() {
-		StatefulRedisClusterPubSubConnection<String, String> current = this.connection;
-		if (current == null) {
-			throw new IllegalStateException("The shard channel subscriber is not started");
-		}
-		return current;
 	}
 
 }

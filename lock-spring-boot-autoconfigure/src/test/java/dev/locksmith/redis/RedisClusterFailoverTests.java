@@ -265,12 +265,12 @@ class RedisClusterFailoverTests {
 		}
 	}
 
-	/** The running nodes on which a client subscribes to {@code channel}, as a classic or (Redis 7) shard channel. */
+	/** The running nodes on which a client subscribes to {@code channel}: as a shard channel on Redis 7. */
 	private List<RedisServer> subscribedOn(String channel) {
+		String channels = ServerVersionCheck.hasShardedPubSub(redisVersion) ? "SHARDCHANNELS" : "CHANNELS";
 		return this.cluster.nodes()
 			.stream()
-			.filter((node) -> List.of(node.command("PUBSUB", "CHANNELS", channel).split("\n")).contains(channel)
-					|| List.of(node.command("PUBSUB", "SHARDCHANNELS", channel).split("\n")).contains(channel))
+			.filter((node) -> List.of(node.command("PUBSUB", channels, channel).split("\n")).contains(channel))
 			.toList();
 	}
 

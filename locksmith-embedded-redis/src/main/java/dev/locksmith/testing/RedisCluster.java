@@ -72,7 +72,7 @@ public final class RedisCluster implements AutoCloseable {
 			if (replicas) {
 				cluster.replicate();
 			}
-			cluster.awaitEveryNode((view) -> true, "agree");
+			cluster.awaitEveryNode(cluster::knowsEveryNode, "agree");
 			return cluster;
 		}
 		catch (RuntimeException ex) {
@@ -287,10 +287,15 @@ public final class RedisCluster implements AutoCloseable {
 		}
 	}
 
+	/** Whether {@code view} has every running node under its own id (none still in handshake). */
+	private boolean knowsEveryNode(ClusterNodes view) {
+		return view.nodes().size() == this.nodes.size()
+				&& view.nodes().stream().noneMatch((node) -> node.flags().contains("handshake"));
+	}
+
 	/** Makes each node after the masters a replica of one master, once it knows every node. */
 	private void replicate() {
-		awaitEveryNode((view) -> view.nodes().size() == this.nodes.size()
-				&& view.nodes().stream().noneMatch((node) -> node.flags().contains("handshake")), "know each other");
+		awaitEveryNode(this::knowsEveryNode, "know each other");
 		for (int i = MASTERS; i < this.nodes.size(); i++) {
 			String masterId = this.nodes.get(i - MASTERS).command("CLUSTER", "MYID");
 			checkReply(this.nodes.get(i).command("CLUSTER", "REPLICATE", masterId));
