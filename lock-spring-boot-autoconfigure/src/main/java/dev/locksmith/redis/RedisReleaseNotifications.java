@@ -167,9 +167,7 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 		if (started != null) {
 			started.cancel(false);
 			this.idleKeys = null;
-			if (this.sharded) {
-				this.shards.stop();
-			}
+			stopShards();
 			awaitContainer("stop", new FutureTask<>(this.container::stop, null));
 		}
 	}
@@ -232,9 +230,7 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 	/** Stops listening for good, and frees the subscriber connection and threads. */
 	void destroy() {
 		this.housekeeping.shutdownNow();
-		if (this.sharded) {
-			this.shards.stop();
-		}
+		stopShards();
 		try {
 			awaitContainer("close", new FutureTask<>(() -> {
 				this.container.destroy();
@@ -293,6 +289,13 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 		}
 		else {
 			this.container.removeMessageListener(this.messages, ChannelTopic.of(channel));
+		}
+	}
+
+	private void stopShards() {
+		ShardedSubscriber started = this.shards;
+		if (started != null) {
+			started.stop();
 		}
 	}
 

@@ -30,7 +30,7 @@ import reactor.core.Disposable;
 final class ShardedSubscriber {
 
 	/** How long a node may take to answer {@code SSUBSCRIBE}, or {@code SUNSUBSCRIBE}, before it is given up. */
-	static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(2);
+	private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(2);
 
 	private static final Log logger = LogFactory.getLog(ShardedSubscriber.class);
 
