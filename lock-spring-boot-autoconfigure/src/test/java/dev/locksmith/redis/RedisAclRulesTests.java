@@ -18,7 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The ACL Locksmith states grants every command its scripts call, and the stores guide prints that ACL. */
 class RedisAclRulesTests {
 
-	private static final Pattern CALL = Pattern.compile("call\\(['\"]([A-Za-z]+)['\"]");
+	/**
+	 * A command a script calls with {@code redis.call}; one it calls with {@code redis.pcall} ({@code SPUBLISH},
+	 * which Redis 6.2's ACL does not know) has a fallback when refused, and is granted apart (the stores guide).
+	 */
+	private static final Pattern CALL = Pattern.compile("(?<!p)call\\(['\"]([A-Za-z]+)['\"]");
 
 	private static final Path SCRIPTS = Path.of("..", "locksmith-redis", "src", "main", "resources", "dev", "locksmith", "redis");
 

@@ -9,6 +9,7 @@ import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
 import io.lettuce.core.cluster.ClusterClientOptions;
+import org.jspecify.annotations.Nullable;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -38,21 +39,30 @@ public final class RedisCluster implements AutoCloseable {
 
 	private final List<RedisServer> started = new CopyOnWriteArrayList<>();
 
-	private RedisCluster() {
+	/** The build of every node; {@code null} for {@link RedisBinary#get()}'s. */
+	private final @Nullable RedisVersion version;
+
+	private RedisCluster(@Nullable RedisVersion version) {
+		this.version = version;
 	}
 
 	/** Starts three masters, assigns the slots, joins them, and waits until the cluster is OK. */
 	public static RedisCluster start() {
-		return start(false);
+		return start(null, false);
+	}
+
+	/** Starts three masters of {@code version}, such as the system's Redis 7 with sharded pub/sub. */
+	public static RedisCluster start(RedisVersion version) {
+		return start(version, false);
 	}
 
 	/** Starts three masters and a replica of each, and waits until the cluster is OK and every replica in sync. */
 	public static RedisCluster startWithReplicas() {
-		return start(true);
+		return start(null, true);
 	}
 
-	private static RedisCluster start(boolean replicas) {
-		RedisCluster cluster = new RedisCluster();
+	private static RedisCluster start(@Nullable RedisVersion version, boolean replicas) {
+		RedisCluster cluster = new RedisCluster(version);
 		try {
 			for (int i = 0; i < MASTERS * (replicas ? 2 : 1); i++) {
 				cluster.startNode();
@@ -62,7 +72,7 @@ public final class RedisCluster implements AutoCloseable {
 			if (replicas) {
 				cluster.replicate();
 			}
-			cluster.awaitEveryNode((view) -> true, "agree");
+			cluster.awaitEveryNode(cluster::knowsEveryNode, "agree");
 			return cluster;
 		}
 		catch (RuntimeException ex) {
@@ -252,9 +262,10 @@ public final class RedisCluster implements AutoCloseable {
 
 	private RedisServer startNode() {
 		// Nodes keep serving their own slots while another is down, as tests of one failed node need.
-		RedisServer node = RedisServer.startOn(clusterPort(), "--cluster-enabled", "yes", "--cluster-config-file",
-				"nodes.conf", "--cluster-node-timeout", Integer.toString(NODE_TIMEOUT_MILLIS),
-				"--cluster-require-full-coverage", "no");
+		String[] arguments = { "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+				"--cluster-node-timeout", Integer.toString(NODE_TIMEOUT_MILLIS), "--cluster-require-full-coverage", "no" };
+		RedisServer node = (this.version != null) ? RedisServer.startOn(this.version, clusterPort(), arguments)
+				: RedisServer.startOn(clusterPort(), arguments);
 		this.started.add(node);
 		this.nodes.add(node);
 		return node;
@@ -276,10 +287,15 @@ public final class RedisCluster implements AutoCloseable {
 		}
 	}
 
+	/** Whether {@code view} has every running node under its own id (none still in handshake). */
+	private boolean knowsEveryNode(ClusterNodes view) {
+		return view.nodes().size() == this.nodes.size()
+				&& view.nodes().stream().noneMatch((node) -> node.flags().contains("handshake"));
+	}
+
 	/** Makes each node after the masters a replica of one master, once it knows every node. */
 	private void replicate() {
-		awaitEveryNode((view) -> view.nodes().size() == this.nodes.size()
-				&& view.nodes().stream().noneMatch((node) -> node.flags().contains("handshake")), "know each other");
+		awaitEveryNode(this::knowsEveryNode, "know each other");
 		for (int i = MASTERS; i < this.nodes.size(); i++) {
 			String masterId = this.nodes.get(i - MASTERS).command("CLUSTER", "MYID");
 			checkReply(this.nodes.get(i).command("CLUSTER", "REPLICATE", masterId));

@@ -77,6 +77,14 @@ public final class RedisServer implements AutoCloseable {
 		return server;
 	}
 
+	/** Starts a server of {@code version} on {@code port}, with extra {@code redis-server} arguments. */
+	public static RedisServer startOn(RedisVersion version, int port, String... extraArguments) {
+		RedisServer server = new RedisServer(port, List.of(extraArguments), null);
+		server.binary = version.binary();
+		server.launch();
+		return server;
+	}
+
 	/**
 	 * Starts a server on {@code port} in a session of its own (through {@code setsid}, where there is
 	 * one), for an application that stops it on shutdown: a Ctrl+C in the terminal signals the whole

@@ -51,7 +51,7 @@ final class RedisLockAdministration implements LockAdministration {
 	RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys, Duration claimLease) {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.keys = keys;
-		this.arguments = new ScriptArguments(keys, claimLease);
+		this.arguments = new ScriptArguments(keys, claimLease, RedisLockBackend.onLettuceCluster(connectionFactory));
 		Boolean cluster = RedisLockBackend.LETTUCE_PRESENT ? LettuceState.clusterAware(connectionFactory) : null;
 		this.storeDescription = (cluster != null) ? describe(cluster) : null;
 		this.topology = Boolean.TRUE.equals(cluster) ? ClusterTopology.of(connectionFactory) : null;

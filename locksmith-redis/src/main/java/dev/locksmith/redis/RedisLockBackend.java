@@ -72,7 +72,7 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 	RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys, Duration claimLease) {
 		this.runner = runnerFor(connectionFactory);
 		this.scripts = new ScriptCalls(this.runner, keys);
-		this.arguments = new ScriptArguments(keys, claimLease);
+		this.arguments = new ScriptArguments(keys, claimLease, onLettuceCluster(connectionFactory));
 		this.slots = new HashSlotPartitioner(this.runner::isCluster, keys::lockKey);
 		this.evictionPolicy = new EvictionPolicyCheck(connectionFactory);
 		this.topologyRefresh = new TopologyRefreshCheck(connectionFactory);
@@ -277,6 +277,14 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 	private CompletableFuture<List<Boolean>> extendInOneSlot(List<LeaseExtension> leases) {
 		return this.scripts.call("extend", leases.stream().map(LeaseExtension::key).toList(), LockScripts.EXTEND,
 				this.arguments.extend(leases), ScriptAnswers::flags);
+	}
+
+	/**
+	 * Whether {@code connectionFactory} is Lettuce's, configured for a cluster: where release notifications go
+	 * over shard channels when the server has them; Jedis's subscriber has none.
+	 */
+	static boolean onLettuceCluster(RedisConnectionFactory connectionFactory) {
+		return LETTUCE_PRESENT && Boolean.TRUE.equals(LettuceState.clusterAware(connectionFactory));
 	}
 
 	private static ScriptRunner runnerFor(RedisConnectionFactory connectionFactory) {

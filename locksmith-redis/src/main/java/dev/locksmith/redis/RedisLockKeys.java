@@ -66,7 +66,10 @@ final class RedisLockKeys {
 		return name("holders:", key);
 	}
 
-	/** The pub/sub channel on which a release of {@code key} hands it to a waiter. */
+	/**
+	 * The pub/sub channel on which a release of {@code key} hands it to a waiter: in the lock's hash slot, as
+	 * a shard channel that its scripts publish on must be.
+	 */
 	String releaseChannel(String key) {
 		return name("released:", key);
 	}

@@ -25,6 +25,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
@@ -45,9 +46,12 @@ import dev.locksmith.core.ReleaseNotifications;
  *
  * <p>{@link RedisLockStore} initializes, starts, stops and destroys its listener container.
  *
- * <p>Channels are classic pub/sub, not sharded ({@code SPUBLISH}): sharded pub/sub needs Redis 7 and
- * the listener container of Spring Data Redis does not offer it. On a cluster, a release is therefore
- * broadcast over the cluster bus to every node.
+ * <p>On a Redis Cluster through Lettuce whose servers have sharded pub/sub (Redis 7, Valkey), the
+ * channels are shard channels, on a {@link ShardedSubscriber} instead of the container: a release is
+ * published within the shard of its lock's slot, where the scripts {@code SPUBLISH} it, instead of over
+ * the cluster bus to every node. Which one is chosen when the subscriber first starts, once Redis tells
+ * its version (asked again every second while it does not). Standalone, Sentinel, Jedis and Redis 6.2
+ * keep classic pub/sub.
  */
 final class RedisReleaseNotifications implements ReleaseNotifications {
 
@@ -98,7 +102,19 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 
 	private volatile @Nullable ScheduledFuture<?> idleKeys;
 
+	private final RedisConnectionFactory connectionFactory;
+
+	/** The shard channels' subscriber on a Lettuce cluster, else {@code null}. */
+	private final @Nullable ShardedSubscriber shards;
+
+	/** Whether the channels are shard channels, on {@link #shards}; set on the housekeeping thread. */
+	private volatile boolean sharded;
+
+	/** Whether {@link #sharded} was chosen, once Redis told its version. */
+	private volatile boolean chosen;
+
 	RedisReleaseNotifications(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
+		this.connectionFactory = connectionFactory;
 		this.keys = keys;
 		this.connectionChannel = keys.releaseChannel("");
 		this.dispatcher = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
@@ -108,6 +124,10 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 		this.container.setTaskExecutor(this.dispatcher);
 		this.container.setSubscriptionExecutor(this.subscription);
 		this.container.setRecoveryInterval(RECOVERY_INTERVAL.toMillis());
+		this.shards = RedisLockBackend.onLettuceCluster(connectionFactory)
+				? new ShardedSubscriber((LettuceConnectionFactory) connectionFactory, this::queue, this.housekeeping,
+						RECOVERY_INTERVAL)
+				: null;
 	}
 
 	/** Notifications initialized and started at once, for use without an application context. */
@@ -126,14 +146,19 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 	/**
 	 * Subscribes, retrying in the background while Redis is down, and starts unsubscribing idle keys.
 	 * The subscriber connection is opened at once, on the channel of the blank key that no lock has, so
-	 * that the first waiter does not wait for it to connect.
+	 * that the first waiter does not wait for it to connect. On a Lettuce cluster, the housekeeping thread
+	 * first chooses between shard and classic channels.
 	 */
 	public void start() {
 		if (this.idleKeys == null) {
 			this.idleKeys = this.housekeeping.scheduleWithFixedDelay(this::unsubscribeIdleKeys, LINGER.toMillis(),
 					LINGER.toMillis(), TimeUnit.MILLISECONDS);
-			startListening(true);
-			this.housekeeping.execute(this::connectSubscriber);
+			if (this.shards != null) {
+				this.housekeeping.execute(this::startChosenChannels);
+			}
+			else {
+				startClassicChannels();
+			}
 		}
 	}
 
@@ -142,6 +167,7 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 		if (started != null) {
 			started.cancel(false);
 			this.idleKeys = null;
+			stopShards();
 			awaitContainer("stop", new FutureTask<>(this.container::stop, null));
 		}
 	}
@@ -168,8 +194,7 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 			if (this.subscribed.put(key, 0L) != null) {
 				return false;
 			}
-			subscription = CompletableFuture.runAsync(() -> this.container.addMessageListener(this.messages,
-					ChannelTopic.of(this.keys.releaseChannel(key))), this.housekeeping);
+			subscription = CompletableFuture.runAsync(() -> subscribe(this.keys.releaseChannel(key)), this.housekeeping);
 		}
 		catch (RejectedExecutionException ex) {
 			return true;
@@ -205,6 +230,7 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 	/** Stops listening for good, and frees the subscriber connection and threads. */
 	void destroy() {
 		this.housekeeping.shutdownNow();
+		stopShards();
 		try {
 			awaitContainer("close", new FutureTask<>(() -> {
 				this.container.destroy();
@@ -241,10 +267,90 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 
 	private void connectSubscriber() {
 		try {
-			this.container.addMessageListener(this.messages, ChannelTopic.of(this.connectionChannel));
+			subscribe(this.connectionChannel);
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not open the subscriber connection ahead of the first waiter", ex);
+		}
+	}
+
+	private void subscribe(String channel) {
+		if (this.sharded) {
+			this.shards.subscribe(channel);
+		}
+		else {
+			this.container.addMessageListener(this.messages, ChannelTopic.of(channel));
+		}
+	}
+
+	private void unsubscribe(String channel) {
+		if (this.sharded) {
+			this.shards.unsubscribe(channel);
+		}
+		else {
+			this.container.removeMessageListener(this.messages, ChannelTopic.of(channel));
+		}
+	}
+
+	private void stopShards() {
+		ShardedSubscriber started = this.shards;
+		if (started != null) {
+			started.stop();
+		}
+	}
+
+	private void startClassicChannels() {
+		startListening(true);
+		this.housekeeping.execute(this::connectSubscriber);
+	}
+
+	/**
+	 * Chooses shard channels where Redis has them (7.0 and later) and the user may subscribe to them, else
+	 * classic ones, and starts them; on the housekeeping thread, so that no subscription runs before. While
+	 * Redis does not tell its version, or the shard subscriber cannot connect, tries again every
+	 * {@link #RECOVERY_INTERVAL}.
+	 */
+	private void startChosenChannels() {
+		if (!isRunning()) {
+			return;
+		}
+		if (!this.chosen) {
+			String version = ServerVersionCheck.versionOf(this.connectionFactory);
+			if (version == null) {
+				retryStart();
+				return;
+			}
+			this.sharded = ServerVersionCheck.hasShardedPubSub(version);
+			this.chosen = true;
+		}
+		if (!this.sharded) {
+			startClassicChannels();
+			return;
+		}
+		try {
+			this.shards.start();
+			this.shards.subscribe(this.connectionChannel);
+		}
+		catch (RuntimeException ex) {
+			if (!RedisAcl.isRefusal(String.valueOf(ex.getMessage()))) {
+				logger.debug("Could not connect the shard channels' subscriber; retrying", ex);
+				retryStart();
+				return;
+			}
+			logger.info("The Redis user may not subscribe to shard channels (grant +ssubscribe +sunsubscribe "
+					+ "+spublish); release notifications use classic pub/sub: " + ex.getMessage());
+			this.shards.stop();
+			this.sharded = false;
+			startClassicChannels();
+		}
+	}
+
+	private void retryStart() {
+		try {
+			this.housekeeping.schedule(this::startChosenChannels, RECOVERY_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// destroyed meanwhile
 		}
 	}
 
@@ -271,7 +377,7 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 			this.subscriptions.unlock();
 		}
 		try {
-			this.container.removeMessageListener(this.messages, ChannelTopic.of(this.keys.releaseChannel(key)));
+			unsubscribe(this.keys.releaseChannel(key));
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not unsubscribe from the releases of a lock", ex);
@@ -285,11 +391,19 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 
 	/** Reads a hand-over, in the form {@link HandOverMessages} describes; the connection's own channel carries none. */
 	private void dispatch(Message message, byte @Nullable [] pattern) {
+		deliver(new String(message.getChannel(), StandardCharsets.UTF_8),
+				new String(message.getBody(), StandardCharsets.UTF_8));
+	}
+
+	/** Queues a shard channel's message for the dispatch thread, as the container does a classic one's. */
+	private void queue(String channel, String message) {
+		this.dispatcher.execute(() -> deliver(channel, message));
+	}
+
+	private void deliver(String channel, String message) {
 		Listener target = this.listener;
-		String channel = new String(message.getChannel(), StandardCharsets.UTF_8);
 		if (target != null && !channel.equals(this.connectionChannel)) {
-			String key = this.keys.keyOfChannel(channel);
-			HandOverMessages.deliver(key, new String(message.getBody(), StandardCharsets.UTF_8), target);
+			HandOverMessages.deliver(this.keys.keyOfChannel(channel), message, target);
 		}
 	}
 

@@ -10,7 +10,7 @@ import dev.locksmith.core.LockBackend.LeaseExtension;
 /**
  * The KEYS and ARGV of each lock script, in the order its {@code .lua} file's header lists them: the
  * Redis names of the keys a script touches, grouped by kind, then the owner, times in milliseconds and
- * the release channels.
+ * the release channels; the scripts that hand locks on end with how to publish the hand-overs.
  */
 final class ScriptArguments {
 
@@ -23,20 +23,29 @@ final class ScriptArguments {
 
 	private final String claimLease;
 
-	ScriptArguments(RedisLockKeys keys, Duration claimLease) {
+	/** The last argument of the scripts that hand locks on: how {@code hand-on.lua} publishes the hand-overs. */
+	private final String publish;
+
+	/**
+	 * @param shardChannels whether the subscribers listen on shard channels where the server has them (a
+	 * Lettuce cluster connection): the scripts then {@code SPUBLISH} on Redis 7 and later
+	 */
+	ScriptArguments(RedisLockKeys keys, Duration claimLease, boolean shardChannels) {
 		this.keys = keys;
 		this.claimLease = millis(claimLease);
+		this.publish = shardChannels ? "SPUBLISH" : "PUBLISH";
 	}
 
 	/** {@code acquire.lua} and {@code acquire-share.lua}: take the locks of one slot, or queue for them. */
 	Call acquire(List<String> keys, String ownerToken, Duration ttl, Duration queueFor) {
-		List<String> args = new ArrayList<>(keys.size() + 5);
+		List<String> args = new ArrayList<>(keys.size() + 6);
 		args.add(ownerToken);
 		args.add(millis(ttl));
 		args.add(FENCE_LIFETIME);
 		args.add(millis(queueFor));
 		args.add(this.claimLease);
 		addNames(args, keys, this.keys::releaseChannel);
+		args.add(this.publish);
 		return new Call(queueKeys(keys), args);
 	}
 
@@ -46,18 +55,20 @@ final class ScriptArguments {
 	 * channels.
 	 */
 	Call giveBack(List<String> keys, String ownerToken, String... options) {
-		List<String> args = new ArrayList<>(keys.size() + 3 + options.length);
+		List<String> args = new ArrayList<>(keys.size() + 4 + options.length);
 		args.add(ownerToken);
 		args.add(this.claimLease);
 		args.add(FENCE_LIFETIME);
 		args.addAll(List.of(options));
 		addNames(args, keys, this.keys::releaseChannel);
+		args.add(this.publish);
 		return new Call(queueKeys(keys), args);
 	}
 
 	/** {@code force-release.lua}: frees a lock whoever holds it. */
 	Call forceRelease(String key) {
-		return new Call(queueKeys(List.of(key)), List.of(this.claimLease, FENCE_LIFETIME, this.keys.releaseChannel(key)));
+		return new Call(queueKeys(List.of(key)),
+				List.of(this.claimLease, FENCE_LIFETIME, this.keys.releaseChannel(key), this.publish));
 	}
 
 	/** {@code extend.lua}: extends leases of one slot, each only for its own owner. */

@@ -11,6 +11,7 @@
 -- ARGV[4]  how long the caller waits when refused, in milliseconds; 0 = it does not queue
 -- ARGV[5]  claim lease in milliseconds
 -- ARGV[6]  release channel of the lock
+-- ARGV[7]  'SPUBLISH' or 'PUBLISH': how hand-overs are published (see hand-on.lua)
 -- Returns  {1, token} when the share is now held;
 --          {0, 1, ms until the lock or its first share may free, fencing counter} when refused, and
 --          the caller waits in the queue: the lock is held by a writer or another share, waiters

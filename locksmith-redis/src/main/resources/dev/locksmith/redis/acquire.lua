@@ -11,6 +11,7 @@
 -- ARGV[4]          how long the caller waits when refused, in milliseconds; 0 = it does not queue
 -- ARGV[5]          claim lease in milliseconds
 -- ARGV[5+i]        release channel of KEYS[i]
+-- ARGV[#ARGV]      'SPUBLISH' or 'PUBLISH': how hand-overs are published (see hand-on.lua)
 -- Returns          {1, token of KEYS[1], ..., token of KEYS[n]} when every lock is now held;
 --                  {0, i, remaining lease in ms, fencing counter of KEYS[i]} when KEYS[i] is held by
 --                  another owner or was handed to a waiter ahead of the caller, who then stands in the

@@ -8,6 +8,7 @@
 -- ARGV[1]  claim lease in milliseconds
 -- ARGV[2]  how long a fencing counter outlives its last grant, in milliseconds
 -- ARGV[3]  release channel of the lock
+-- ARGV[4]  'SPUBLISH' or 'PUBLISH': how hand-overs are published (see hand-on.lua)
 -- Returns  1 when a lock was deleted, else 0.
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0

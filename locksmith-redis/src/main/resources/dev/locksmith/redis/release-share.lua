@@ -10,6 +10,7 @@
 -- ARGV[2]  claim lease in milliseconds
 -- ARGV[3]  how long a fencing counter outlives its last grant, in milliseconds
 -- ARGV[4]  release channel of the lock
+-- ARGV[5]  'SPUBLISH' or 'PUBLISH': how hand-overs are published (see hand-on.lua)
 -- Returns  1 when the share was released; 0 when it is gone.
 local lock, fence, queue, deadlines, holders = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local owner, claimLease, fenceLifetime, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4]

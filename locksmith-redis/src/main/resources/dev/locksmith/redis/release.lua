@@ -9,6 +9,7 @@
 -- ARGV[2]          claim lease in milliseconds
 -- ARGV[3]          how long a fencing counter outlives its last grant, in milliseconds
 -- ARGV[3+i]        release channel of KEYS[i]
+-- ARGV[#ARGV]      'SPUBLISH' or 'PUBLISH': how hand-overs are published (see hand-on.lua)
 -- Returns          {released, channel, message, ...}: how many of the locks were released (the others
 --                  are gone or held by another owner), then each hand-over the release published.
 -- An owner waits for a lock or holds it, never both: a holder frees the lock, and only an owner that

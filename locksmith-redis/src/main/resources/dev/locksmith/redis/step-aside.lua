@@ -11,6 +11,7 @@
 -- ARGV[3]          how long a fencing counter outlives its last grant, in milliseconds
 -- ARGV[4]          how long the caller goes on waiting, in milliseconds
 -- ARGV[4+i]        release channel of KEYS[i]
+-- ARGV[#ARGV]      'SPUBLISH' or 'PUBLISH': how hand-overs are published (see hand-on.lua)
 -- Returns          how many of the locks were given back.
 local n = #KEYS / 5
 local owner, claimLease, fenceLifetime, queueFor = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])

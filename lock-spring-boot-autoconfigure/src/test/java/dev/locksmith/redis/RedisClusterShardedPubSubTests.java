@@ -1,0 +1,238 @@
+package dev.locksmith.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.testing.RedisCluster;
+import dev.locksmith.testing.RedisServer;
+import dev.locksmith.testing.RedisVersion;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Release notifications on a three-master cluster of the system's Redis 7, which has sharded pub/sub: a
+ * hand-over is published within the shard of its lock's slot instead of over the cluster bus to every
+ * node, and waiters on other connections are still woken by it, also after the slot moved to another
+ * master. Each node's {@code CLUSTER INFO} counts the publishes it received over the bus.
+ */
+@Tag("slow")
+class RedisClusterShardedPubSubTests {
+
+	private static final RedisLockKeys KEYS = RedisFixture.KEYS;
+
+	private static final Duration LONG = Duration.ofSeconds(30);
+
+	/** Long enough that a waiter woken before it was woken by the notification, not by a re-check. */
+	private static final Duration RECHECK = Duration.ofSeconds(30);
+
+	/** Well under {@link #RECHECK}, and generous for a busy machine. */
+	private static final Duration PROMPTLY = Duration.ofSeconds(10);
+
+	private static final int HAND_OVERS = 20;
+
+	private static final Pattern BUS_PUBLISHES = Pattern
+		.compile("cluster_stats_messages_(publish|publishshard)_received:(\\d+)");
+
+	private static RedisCluster cluster;
+
+	@RegisterExtension
+	final RedisFixture fixture = new RedisFixture(() -> cluster.connectionFactory());
+
+	/** Connections as {@link LocksmithAcl#USER}. */
+	@RegisterExtension
+	final RedisFixture asUser = new RedisFixture(RedisClusterShardedPubSubTests::connectAsUser);
+
+	/** The waiter of {@link #heldWithAWaiter}: the lock it gets. */
+	private CompletableFuture<Optional<LockHandle>> waiting;
+
+	@BeforeAll
+	static void startCluster() {
+		cluster = RedisCluster.start(RedisVersion.SYSTEM);
+	}
+
+	@AfterAll
+	static void stopCluster() {
+		if (cluster != null) {
+			cluster.close();
+		}
+	}
+
+	@BeforeEach
+	void empty() {
+		cluster.nodes().forEach((node) -> node.command("FLUSHALL"));
+	}
+
+	/**
+	 * The same hand-overs, published with {@code PUBLISH} (as before sharded pub/sub, and still on Redis 6.2)
+	 * and with {@code SPUBLISH}: the first reach every node, the owner and the other two over the bus; the
+	 * second the owner alone, which publishes them itself.
+	 */
+	@Test
+	void aHandOverIsPublishedWithinItsShardOnly() {
+		ScriptRunner runner = this.fixture.closeWith(LettuceScriptRunner.forFactory(this.fixture.connect()));
+		RedisServer owner = cluster.nodeServing(KEYS.lockKey("k"));
+		List<RedisServer> masters = cluster.masters();
+		List<Long> publishedBefore = masters.stream().map((master) -> master.callsOf("spublish")).toList();
+
+		double sharded = nodesReachedPerHandOver(runner, true);
+		double classic = nodesReachedPerHandOver(runner, false);
+
+		System.err.println("[sharded-pub/sub] nodes reached per hand-over on a 3-master Redis "
+				+ RedisVersion.SYSTEM.version() + " cluster: PUBLISH " + classic + ", SPUBLISH " + sharded);
+		assertThat(classic).as("PUBLISH reaches every node").isEqualTo(3.0);
+		assertThat(sharded).as("SPUBLISH stays on the shard of the lock's slot").isEqualTo(1.0);
+		for (int i = 0; i < masters.size(); i++) {
+			assertThat(masters.get(i).callsOf("spublish") - publishedBefore.get(i))
+				.as("SPUBLISH calls on master %d, %s", masters.get(i).port(),
+						(masters.get(i).port() == owner.port()) ? "the owner" : "another")
+				.isEqualTo((masters.get(i).port() == owner.port()) ? HAND_OVERS : 0);
+		}
+	}
+
+	@Test
+	void aWaiterOnAnotherConnectionIsWokenBySubscribingToItsShardChannel() throws Exception {
+		LockHandle held = heldWithAWaiter(this.fixture, "k");
+		RedisServer owner = cluster.nodeServing(KEYS.lockKey("k"));
+
+		assertThat(shardSubscribers(owner, "k")).as("the waiter listens on the shard channel").isEqualTo(1);
+		for (RedisServer node : cluster.nodes()) {
+			assertThat(node.subscribers(KEYS.releaseChannel("k"))).as("nobody listens on the classic channel").isZero();
+		}
+		held.close();
+
+		assertThat(this.waiting.get(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).isPresent();
+	}
+
+	/**
+	 * A user of the ACL documented for Redis 6.2 (and what Lettuce asks of a cluster), without the sharded
+	 * commands: its releases publish classically, and its waiters subscribe classically.
+	 */
+	@Test
+	void aUserWithoutShardedPubSubCommandsKeepsClassicNotifications() throws Exception {
+		for (RedisServer node : cluster.nodes()) {
+			LocksmithAcl.createUser(node, LocksmithAcl.rules(KEYS, "+cluster|nodes", "+cluster|myid", "+info"));
+		}
+		LockHandle held = heldWithAWaiter(this.asUser, "k");
+
+		assertThat(shardSubscribers(cluster.nodeServing(KEYS.lockKey("k")), "k")).isZero();
+		assertThat(cluster.nodes().stream().mapToInt((node) -> node.subscribers(KEYS.releaseChannel("k"))).sum())
+			.as("the waiter listens on the classic channel").isEqualTo(1);
+		held.close();
+
+		assertThat(this.waiting.get(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).isPresent();
+	}
+
+	@Test
+	void aWaiterIsWokenAfterItsLocksSlotMovedToAnotherMaster() throws Exception {
+		LockHandle held = heldWithAWaiter(this.fixture, "k");
+		RedisServer source = cluster.nodeServing(KEYS.lockKey("k"));
+		RedisServer target = cluster.masters().stream().filter((master) -> master.port() != source.port())
+			.findFirst().orElseThrow();
+		int slot = cluster.slotOf(KEYS.lockKey("k"));
+
+		cluster.beginMigration(slot, target);
+		cluster.finishMigration(slot, target);
+
+		await().atMost(PROMPTLY).alias("the waiter subscribed again on the slot's new master")
+			.until(() -> shardSubscribers(target, "k") == 1);
+		assertThat(shardSubscribers(source, "k")).isZero();
+		held.close();
+		assertThat(this.waiting.get(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).isPresent();
+	}
+
+	/**
+	 * Hands {@code k} over {@link #HAND_OVERS} times, publishing with {@code SPUBLISH} or {@code PUBLISH},
+	 * and counts the nodes each hand-over reached: its slot's master, and those that received it over the bus.
+	 */
+	private static double nodesReachedPerHandOver(ScriptRunner runner, boolean shardChannels) {
+		ScriptArguments arguments = new ScriptArguments(KEYS, Duration.ofSeconds(2), shardChannels);
+		List<String> keys = List.of("k");
+		long receivedBefore = busPublishesReceived();
+		for (int i = 0; i < HAND_OVERS; i++) {
+			run(runner, LockScripts.ACQUIRE, arguments.acquire(keys, "a", LONG, LONG));
+			run(runner, LockScripts.ACQUIRE, arguments.acquire(keys, "b", LONG, LONG));
+			run(runner, LockScripts.RELEASE, arguments.giveBack(keys, "a"));
+			run(runner, LockScripts.RELEASE, arguments.giveBack(keys, "b"));
+		}
+		long expected = shardChannels ? 0 : 2L * HAND_OVERS;
+		await().atMost(PROMPTLY).until(() -> busPublishesReceived() - receivedBefore >= expected);
+		return 1 + (double) (busPublishesReceived() - receivedBefore) / HAND_OVERS;
+	}
+
+	private static void run(ScriptRunner runner, RedisScript<?> script, ScriptArguments.Call call) {
+		runner.run(script, call.keys(), call.args()).join();
+	}
+
+	/** The publishes, classic and sharded, that every node received over the cluster bus so far. */
+	private static long busPublishesReceived() {
+		long received = 0;
+		for (RedisServer node : cluster.nodes()) {
+			Matcher matcher = BUS_PUBLISHES.matcher(node.command("CLUSTER", "INFO"));
+			while (matcher.find()) {
+				received += Long.parseLong(matcher.group(2));
+			}
+		}
+		return received;
+	}
+
+	private static int shardSubscribers(RedisServer node, String key) {
+		return Integer.parseInt(node.command("PUBSUB", "SHARDNUMSUB", KEYS.releaseChannel(key)).split("\n")[1]);
+	}
+
+	/** A service whose waiters re-check only every {@link #RECHECK}: woken sooner, they were notified. */
+	private static DefaultLockService service(RedisFixture on) {
+		return on.service(on.serviceBuilder(RECHECK.multipliedBy(2)).recheckInterval(RECHECK));
+	}
+
+	private static LettuceConnectionFactory connectAsUser() {
+		RedisClusterConfiguration configuration = new RedisClusterConfiguration(
+				cluster.nodes().stream().map((node) -> "127.0.0.1:" + node.port()).toList());
+		configuration.setUsername(LocksmithAcl.USER);
+		configuration.setPassword(LocksmithAcl.PASSWORD);
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration);
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	/**
+	 * Takes the lock of {@code key} on one service of {@code on} and has another wait for it in
+	 * {@link #waiting}, until the waiter stands in its queue; returns the held lock.
+	 */
+	private LockHandle heldWithAWaiter(RedisFixture on, String key) throws InterruptedException {
+		LockHandle held = service(on).tryAcquire(key, LockOptions.ofTtl(LONG)).orElseThrow();
+		DefaultLockService waiter = service(on);
+		this.waiting = CompletableFuture.supplyAsync(() -> {
+			try {
+				return waiter.tryAcquire(key, LockOptions.ofTtl(LONG).withWaitTime(LONG));
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		StringRedisTemplate redis = new StringRedisTemplate(this.fixture.connect());
+		await().atMost(PROMPTLY).until(() -> Long.valueOf(1).equals(redis.opsForList().size(KEYS.queueKey(key))));
+		return held;
+	}
+
+}
