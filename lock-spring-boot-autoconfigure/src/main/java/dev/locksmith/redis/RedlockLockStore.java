@@ -44,7 +44,8 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 
 	private RedlockLockStore(Builder builder) {
 		this.timeout = builder.timeout;
-		RedlockServers servers = RedlockServers.of(builder.nodes, builder.source, nodeTimeoutBound());
+		RedlockServers servers = RedlockServers.of(builder.nodes, builder.source, nodeTimeoutBound(),
+				builder.maxReconnectDelay);
 		this.servers = this.parts.add(servers, new Part(servers::start, servers::stop, servers::close));
 		this.keys = builder.keys;
 		this.nodeTimeout = builder.nodeTimeout;
@@ -151,6 +152,9 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 	/** Configures a {@link RedlockLockStore}. */
 	public static final class Builder {
 
+		/** The default of {@link #maxReconnectDelay(Duration)}. */
+		static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(1);
+
 		private final List<String> nodes;
 
 		private String source = "nodes";
@@ -160,6 +164,8 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 		private Duration timeout = Duration.ofSeconds(2);
 
 		private @Nullable Duration nodeTimeout;
+
+		private Duration maxReconnectDelay = MAX_RECONNECT_DELAY;
 
 		private Builder(List<String> nodes) {
 			this.nodes = List.copyOf(Objects.requireNonNull(nodes, "nodes must not be null"));
@@ -192,6 +198,17 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 		/** Bounds every server's answer by this fixed time, instead of 5% of each call's ttl. */
 		public Builder nodeTimeout(Duration nodeTimeout) {
 			this.nodeTimeout = RedlockLockBackend.Builder.requirePositive(nodeTimeout, "nodeTimeout");
+			return this;
+		}
+
+		/**
+		 * Longest pause between two attempts to reconnect to a server that went away, default 1s: a server
+		 * back from an outage counts again toward the quorum within about this long. Lettuce's own delay
+		 * doubles after each failed attempt up to 30 s.
+		 */
+		public Builder maxReconnectDelay(Duration maxReconnectDelay) {
+			this.maxReconnectDelay = RedlockLockBackend.Builder.requirePositive(maxReconnectDelay,
+					"maxReconnectDelay");
 			return this;
 		}
 

@@ -65,6 +65,7 @@ class PropertyBoundaryTests {
 			wait.recheck-interval       | recheckInterval must be at least 1ms | starts  | recheckInterval must be at least 1ms | starts | over   | unbound | unbound | starts
 			wait.claim-lease            | starts                               | starts  | starts                               | starts | over   | unbound | unbound | starts
 			web.unavailable-retry-after | starts                               | starts  | starts                               | starts | starts | unbound | unbound | starts
+			redis.max-reconnect-delay   | maxReconnectDelay must be at least 1ms | starts | maxReconnectDelay must be at least 1ms | starts | over | unbound | unbound | starts
 			redlock.node-timeout        | nodeTimeout must be at least 1ms     | starts* | nodeTimeout must be at least 1ms     | starts | over   | unbound | unbound | starts
 			""";
 
