@@ -2,6 +2,7 @@ package dev.locksmith.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -12,6 +13,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
@@ -62,6 +64,8 @@ class RedisReconnectTests {
 				.run((redlockContext) -> {
 					LockService onRedis = redisContext.getBean(LockService.class);
 					LockService onRedlock = redlockContext.getBean(LockService.class);
+					LockAdministration health = redisContext.getBean(LockAdministration.class);
+					health.ping();
 					onRedis.acquire("warm-up", LONG).close();
 					onRedlock.acquire("warm-up", LONG).close();
 
@@ -73,18 +77,23 @@ class RedisReconnectTests {
 					long restarted = System.nanoTime();
 					nodes.get(1).stop();   // so that no lock is granted without the restarted server
 
-					Duration[] recovery = new Duration[2];
+					Duration[] recovery = new Duration[3];
 					long deadline = restarted + Duration.ofSeconds(60).toNanos();
-					while ((recovery[0] == null || recovery[1] == null) && System.nanoTime() < deadline) {
+					while (Arrays.asList(recovery).contains(null) && System.nanoTime() < deadline) {
 						recordRecovery(recovery, 0, restarted, () -> locks(onRedis));
 						recordRecovery(recovery, 1, restarted, () -> locks(onRedlock));
+						recordRecovery(recovery, 2, restarted, () -> pings(health));
 						Thread.sleep(50);
 					}
 
-					System.out.printf("After a %d s outage, the first lock %s on the Redis store and %s on Redlock "
-							+ "(with the restarted server and without another) after Redis answered again%n",
-							OUTAGE.toSeconds(), millis(recovery[0]), millis(recovery[1]));
+					System.out.printf("After a %d s outage, the first lock %s on the Redis store (health ping %s) "
+							+ "and %s on Redlock (with the restarted server and without another) after Redis "
+							+ "answered again%n", OUTAGE.toSeconds(), millis(recovery[0]), millis(recovery[2]),
+							millis(recovery[1]));
 					assertThat(recovery[0]).as("time from Redis answering again to the first lock on the Redis store")
+						.isNotNull()
+						.isLessThan(PROMPT);
+					assertThat(recovery[2]).as("time from Redis answering again to the first health ping answered")
 						.isNotNull()
 						.isLessThan(PROMPT);
 					assertThat(recovery[1]).as("time from the restart to the first lock granted by Redlock servers 0 and 2")
@@ -113,6 +122,17 @@ class RedisReconnectTests {
 	private static boolean locks(LockService locks) throws InterruptedException {
 		try {
 			return locks.tryAcquire("job", LONG).isPresent();
+		}
+		catch (LockUnavailableException ex) {
+			return false;
+		}
+	}
+
+	/** Whether the store answers the health's ping. */
+	private static boolean pings(LockAdministration administration) {
+		try {
+			administration.ping();
+			return true;
 		}
 		catch (LockUnavailableException ex) {
 			return false;
