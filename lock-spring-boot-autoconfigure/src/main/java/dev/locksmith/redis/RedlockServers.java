@@ -73,7 +73,7 @@ final class RedlockServers implements AutoCloseable {
 	 * Lettuce's own delay between reconnect attempts, doubling from 1ms, with jitter, but at most
 	 * {@code max} (between half of it and all of it once it got there) instead of 30 s.
 	 */
-	static Delay reconnectDelay(Duration max) {
+	private static Delay reconnectDelay(Duration max) {
 		return Delay.fullJitter(Duration.ZERO, max, 1, TimeUnit.MILLISECONDS);
 	}
 
