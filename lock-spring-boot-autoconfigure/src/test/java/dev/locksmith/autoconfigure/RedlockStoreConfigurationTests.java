@@ -192,6 +192,14 @@ class RedlockStoreConfigurationTests {
 						+ "nodeTimeout must be at least 1ms"));
 	}
 
+	@Test
+	void aZeroMaxReconnectDelayStopsTheStartupNamingTheProperty() {
+		this.runner.withPropertyValues("locksmith.store=redlock", nodes(servers), "locksmith.redis.max-reconnect-delay=0ms")
+			.run((context) -> assertThat(context.getStartupFailure())
+				.hasStackTraceContaining("Property locksmith.redis.max-reconnect-delay with value 'PT0S' is invalid: "
+						+ "maxReconnectDelay must be at least 1ms"));
+	}
+
 	private static String nodes(List<RedisServer> servers) {
 		return "locksmith.redlock.nodes=" + String.join(",",
 				servers.stream().map((server) -> "redis://127.0.0.1:" + server.port()).toList());
