@@ -59,6 +59,8 @@ public class LocksmithProperties {
 
 	private final Redlock redlock = new Redlock();
 
+	private final Redis redis = new Redis();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -145,6 +147,10 @@ public class LocksmithProperties {
 
 	public Redlock getRedlock() {
 		return this.redlock;
+	}
+
+	public Redis getRedis() {
+		return this.redis;
 	}
 
 	/** Lease renewal while a lock is held. */
@@ -274,6 +280,28 @@ public class LocksmithProperties {
 
 		public void setDownOnLostLease(boolean downOnLostLease) {
 			this.downOnLostLease = downOnLostLease;
+		}
+
+	}
+
+	/** The Lettuce connections to Redis. */
+	public static class Redis {
+
+		/**
+		 * Longest pause between two attempts to reconnect to a Redis that went away, so that locking and
+		 * health resume within about this long once it answers again (Lettuce's own pause doubles up to
+		 * 30s). With the Redis store it applies to the ClientResources that Spring Boot auto-configures, so
+		 * to all its Lettuce connections, not only Locksmith's; with Redlock, to the servers' connections.
+		 * ClientResources or a connection factory that the application built itself keep their own.
+		 */
+		private Duration maxReconnectDelay = Duration.ofSeconds(1);
+
+		public Duration getMaxReconnectDelay() {
+			return this.maxReconnectDelay;
+		}
+
+		public void setMaxReconnectDelay(Duration maxReconnectDelay) {
+			this.maxReconnectDelay = maxReconnectDelay;
 		}
 
 	}

@@ -9,7 +9,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import io.lettuce.core.resource.ClientResources;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -28,7 +30,8 @@ import dev.locksmith.redis.RedisLockStore;
  * The Redis store, {@code locksmith.store=redis} (the default): locks in the application's Redis, through
  * the {@link RedisConnectionFactory} marked {@link LockConnectionFactory}, else its single or primary one.
  * Spring Boot's own Lettuce connection factory, the one Locksmith then uses, refreshes its view of a Redis
- * Cluster unless the application chose how.
+ * Cluster unless the application chose how, and reconnects at least every
+ * {@code locksmith.redis.max-reconnect-delay}.
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(LockStoreCondition.class)
@@ -97,6 +100,23 @@ class RedisStoreConfiguration {
 		@Bean
 		ClusterTopologyRefreshCustomizer locksmithClusterTopologyRefreshCustomizer(Environment environment) {
 			return new ClusterTopologyRefreshCustomizer(Binder.get(environment));
+		}
+
+	}
+
+	/**
+	 * The reconnect delay of the ClientResources that Spring Boot builds for its Lettuce connection
+	 * factories; ClientResources the application built keep theirs.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ ClientResourcesBuilderCustomizer.class, ClientResources.class })
+	static class ReconnectDelayConfiguration {
+
+		@Bean
+		ReconnectDelayCustomizer locksmithReconnectDelayCustomizer(LocksmithProperties properties) {
+			return EngineProperty.apply(ReconnectDelayCustomizer.PROPERTY,
+					properties.getRedis().getMaxReconnectDelay(),
+					() -> new ReconnectDelayCustomizer(properties.getRedis().getMaxReconnectDelay()));
 		}
 
 	}

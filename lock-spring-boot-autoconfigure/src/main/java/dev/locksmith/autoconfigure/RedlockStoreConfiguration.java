@@ -42,6 +42,8 @@ class RedlockStoreConfiguration {
 				() -> store.keyPrefix(properties.getKeyPrefix()));
 		EngineProperty.apply("locksmith.redis-timeout", properties.getRedisTimeout(),
 				() -> store.timeout(properties.getRedisTimeout()));
+		EngineProperty.apply(ReconnectDelayCustomizer.PROPERTY, properties.getRedis().getMaxReconnectDelay(),
+				() -> store.maxReconnectDelay(properties.getRedis().getMaxReconnectDelay()));
 		Duration nodeTimeout = properties.getRedlock().getNodeTimeout();
 		if (nodeTimeout != null) {
 			EngineProperty.apply("locksmith.redlock.node-timeout", nodeTimeout, () -> store.nodeTimeout(nodeTimeout));

@@ -58,14 +58,15 @@ class PropertyBoundaryTests {
 	 * {@code unbound}, Boot's bind failure; otherwise the engine's reason.
 	 */
 	private static final String OUTCOMES = """
-			default-ttl                 | ttl must be at least 1ms             | starts  | ttl must be at least 1ms             | starts | over   | unbound | unbound | starts
-			default-wait-time           | starts                               | starts  | waitTime must not be negative        | starts | over   | unbound | unbound | starts
-			redis-timeout               | timeout must be at least 1ms         | starts* | timeout must be at least 1ms         | starts | over   | unbound | unbound | starts
-			drift-allowance             | starts                               | starts  | driftAllowance must not be negative  | starts | over   | unbound | unbound | starts
-			wait.recheck-interval       | recheckInterval must be at least 1ms | starts  | recheckInterval must be at least 1ms | starts | over   | unbound | unbound | starts
-			wait.claim-lease            | starts                               | starts  | starts                               | starts | over   | unbound | unbound | starts
-			web.unavailable-retry-after | starts                               | starts  | starts                               | starts | starts | unbound | unbound | starts
-			redlock.node-timeout        | nodeTimeout must be at least 1ms     | starts* | nodeTimeout must be at least 1ms     | starts | over   | unbound | unbound | starts
+			default-ttl                 | ttl must be at least 1ms               | starts  | ttl must be at least 1ms               | starts | over   | unbound | unbound | starts
+			default-wait-time           | starts                                 | starts  | waitTime must not be negative          | starts | over   | unbound | unbound | starts
+			redis-timeout               | timeout must be at least 1ms           | starts* | timeout must be at least 1ms           | starts | over   | unbound | unbound | starts
+			drift-allowance             | starts                                 | starts  | driftAllowance must not be negative    | starts | over   | unbound | unbound | starts
+			wait.recheck-interval       | recheckInterval must be at least 1ms   | starts  | recheckInterval must be at least 1ms   | starts | over   | unbound | unbound | starts
+			wait.claim-lease            | starts                                 | starts  | starts                                 | starts | over   | unbound | unbound | starts
+			web.unavailable-retry-after | starts                                 | starts  | starts                                 | starts | starts | unbound | unbound | starts
+			redis.max-reconnect-delay   | maxReconnectDelay must be at least 1ms | starts  | maxReconnectDelay must be at least 1ms | starts | over   | unbound | unbound | starts
+			redlock.node-timeout        | nodeTimeout must be at least 1ms       | starts* | nodeTimeout must be at least 1ms       | starts | over   | unbound | unbound | starts
 			""";
 
 	/** The property whose rows run on the Redlock store, on {@link #redis} and two more servers. */

@@ -184,12 +184,13 @@ class RedlockStoreConfigurationTests {
 		});
 	}
 
-	@Test
-	void aZeroNodeTimeoutStopsTheStartupNamingTheProperty() {
-		this.runner.withPropertyValues("locksmith.store=redlock", nodes(servers), "locksmith.redlock.node-timeout=0ms")
-			.run((context) -> assertThat(context.getStartupFailure())
-				.hasStackTraceContaining("Property locksmith.redlock.node-timeout with value 'PT0S' is invalid: "
-						+ "nodeTimeout must be at least 1ms"));
+	@ParameterizedTest(name = "{0}")
+	@CsvSource({ "locksmith.redlock.node-timeout, nodeTimeout",
+			"locksmith.redis.max-reconnect-delay, maxReconnectDelay" })
+	void aZeroDurationStopsTheStartupNamingTheProperty(String property, String name) {
+		this.runner.withPropertyValues("locksmith.store=redlock", nodes(servers), property + "=0ms")
+			.run((context) -> assertThat(context.getStartupFailure()).hasStackTraceContaining(
+					"Property " + property + " with value 'PT0S' is invalid: " + name + " must be at least 1ms"));
 	}
 
 	private static String nodes(List<RedisServer> servers) {

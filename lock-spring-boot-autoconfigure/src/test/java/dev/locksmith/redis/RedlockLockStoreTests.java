@@ -45,6 +45,8 @@ class RedlockLockStoreTests extends RedlockTestSupport {
 			.withMessageStartingWith("app.redlock.nodes[1] must be a redis:// or rediss:// URL");
 		assertThatIllegalArgumentException().isThrownBy(() -> builder.nodeTimeout(Duration.ZERO))
 			.withMessage("nodeTimeout must be at least 1ms, was PT0S");
+		assertThatIllegalArgumentException().isThrownBy(() -> builder.maxReconnectDelay(Duration.ofNanos(999_999)))
+			.withMessage("maxReconnectDelay must be at least 1ms, was PT0.000999999S");
 	}
 
 }

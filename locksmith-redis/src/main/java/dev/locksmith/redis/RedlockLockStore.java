@@ -46,7 +46,8 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 
 	private RedlockLockStore(Builder builder) {
 		this.timeout = builder.timeout;
-		RedlockServers servers = RedlockServers.of(builder.nodes, builder.source, nodeTimeoutBound());
+		RedlockServers servers = RedlockServers.of(builder.nodes, builder.source, nodeTimeoutBound(),
+				builder.maxReconnectDelay);
 		this.servers = this.parts.add(servers, new Part(servers::start, servers::stop, servers::close));
 		this.keys = builder.keys;
 		this.nodeTimeout = builder.nodeTimeout;
@@ -154,6 +155,9 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 	/** Configures a {@link RedlockLockStore}. */
 	public static final class Builder {
 
+		/** The default of {@link #maxReconnectDelay(Duration)}. */
+		static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(1);
+
 		private final List<String> nodes;
 
 		private String source = "nodes";
@@ -165,6 +169,8 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 		private @Nullable Duration nodeTimeout;
 
 		private Duration shortestTtl = Duration.ofSeconds(30);
+
+		private Duration maxReconnectDelay = MAX_RECONNECT_DELAY;
 
 		private Builder(List<String> nodes) {
 			this.nodes = List.copyOf(Objects.requireNonNull(nodes, "nodes must not be null"));
@@ -206,6 +212,17 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 		 */
 		public Builder shortestTtl(Duration shortestTtl) {
 			this.shortestTtl = RedlockLockBackend.Builder.requirePositive(shortestTtl, "shortestTtl");
+			return this;
+		}
+
+		/**
+		 * Longest pause between two attempts to reconnect to a server that went away, default 1s: a server
+		 * back from an outage counts again toward the quorum within about this long. Lettuce's own delay
+		 * doubles after each failed attempt up to 30 s.
+		 */
+		public Builder maxReconnectDelay(Duration maxReconnectDelay) {
+			this.maxReconnectDelay = RedlockLockBackend.Builder.requirePositive(maxReconnectDelay,
+					"maxReconnectDelay");
 			return this;
 		}
 

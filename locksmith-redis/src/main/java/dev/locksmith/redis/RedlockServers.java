@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisCredentials;
@@ -15,6 +16,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -24,7 +26,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * The independent Redis servers behind Redlock: one Lettuce connection factory per URL, apart from
  * the application's own {@code spring.data.redis} connection, started and destroyed together, all on
  * one set of Lettuce threads and timers. While a server is disconnected its commands fail at once
- * instead of waiting for a reconnect. {@link RedlockLockStore} starts, stops and destroys them.
+ * instead of waiting for a reconnect, and Lettuce tries to reconnect at least every
+ * {@code maxReconnectDelay} (its own delay doubles up to 30 s), so that a server back from a long outage
+ * counts again toward the quorum within about that long. {@link RedlockLockStore} starts, stops and
+ * destroys them.
  */
 final class RedlockServers implements AutoCloseable {
 
@@ -48,22 +53,33 @@ final class RedlockServers implements AutoCloseable {
 	 * Checks {@code urls} ({@code redis://[[user]:password@]host[:port][/database]}, or {@code rediss://}
 	 * for TLS) and makes a connection factory for each, not started yet: a bean the application context
 	 * starts; {@code source} names the setting in error messages. Each command waits at most
-	 * {@code commandTimeout}.
+	 * {@code commandTimeout}; a lost connection is tried again at most {@code maxReconnectDelay} apart.
 	 * @throws IllegalArgumentException when there are not 3 or 5 URLs, one is malformed, or two name
 	 * the same server
 	 */
-	static RedlockServers of(List<String> urls, String source, Duration commandTimeout) {
+	static RedlockServers of(List<String> urls, String source, Duration commandTimeout,
+			Duration maxReconnectDelay) {
 		List<RedisURI> servers = parse(requireRedlockCount(urls, source), source);
-		ClientResources resources = DefaultClientResources.create();
+		ClientResources resources = DefaultClientResources.builder()
+			.reconnectDelay(reconnectDelay(maxReconnectDelay))
+			.build();
 		List<LettuceConnectionFactory> connectionFactories = servers.stream()
 			.map((server) -> new LettuceConnectionFactory(standalone(server), client(server, commandTimeout, resources)))
 			.toList();
 		return new RedlockServers(connectionFactories, resources);
 	}
 
-	/** As {@link #of}, started at once, for use without an application context. */
+	/**
+	 * Lettuce's own delay between reconnect attempts, doubling from 1ms, with jitter, but at most
+	 * {@code max} (between half of it and all of it once it got there) instead of 30 s.
+	 */
+	private static Delay reconnectDelay(Duration max) {
+		return Delay.fullJitter(Duration.ZERO, max, 1, TimeUnit.MILLISECONDS);
+	}
+
+	/** As {@link #of} with the default reconnect delay, started at once, for use without an application context. */
 	static RedlockServers connect(List<String> urls, String source, Duration commandTimeout) {
-		RedlockServers servers = of(urls, source, commandTimeout);
+		RedlockServers servers = of(urls, source, commandTimeout, RedlockLockStore.Builder.MAX_RECONNECT_DELAY);
 		servers.start();
 		return servers;
 	}
