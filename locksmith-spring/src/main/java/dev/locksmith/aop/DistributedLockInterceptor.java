@@ -103,9 +103,10 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 	 */
 	private @Nullable Object lockUntilComplete(MethodInvocation invocation, LockDefinition definition,
 			List<String> keys) throws Throwable {
-		LockedCalls.Call call = call(definition, keys);
+		LockedCalls.Call call;
 		LockHandle handle;
 		try {
+			call = call(definition, keys);
 			handle = acquire(call, definition, LockFrames.held());
 		}
 		catch (LockBusyException ex) {
