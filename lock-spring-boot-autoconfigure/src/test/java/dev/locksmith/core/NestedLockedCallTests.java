@@ -80,14 +80,14 @@ class NestedLockedCallTests {
 
 	@Test
 	void aReadNestedInAWriteOfTheSameKeyHoldsTheWriteLockAgain() {
-		this.locks.runLocked("ledger:acct-1", PATIENT, () -> {
+		assertTimeoutPreemptively(BOUND, () -> this.locks.runLocked("ledger:acct-1", PATIENT, () -> {
 			int attempts = this.store.attempts.get();
 			this.locks.runLocked("ledger:acct-1", PATIENT.withMode(LockMode.READ), () -> {
 				assertThat(this.store.attempts.get()).as("acquisitions sent by the nested call").isEqualTo(attempts);
 				assertThat(this.otherOwner.isLocked("ledger:acct-1")).isTrue();
 			});
 			assertThat(LockContext.current().orElseThrow().isHeld()).as("the write lock after the nested read").isTrue();
-		});
+		}), "a nested read waited for the write lock its own outer call holds");
 		assertThat(this.otherOwner.isLocked("ledger:acct-1")).isFalse();
 	}
 
@@ -112,13 +112,15 @@ class NestedLockedCallTests {
 
 	@Test
 	void aNestedCallRunsWithItsOwnHoldAsTheCurrentLockAndTheOuterOneAfterIt() {
-		this.locks.runLocked("orders:4", PATIENT, () -> {
-			LockHandle outer = LockContext.current().orElseThrow();
-			LockHandle inner = this.locks.callLocked("orders:4", PATIENT, () -> LockContext.current().orElseThrow());
-			assertThat(inner).isNotSameAs(outer);
-			assertThat(LockContext.current()).containsSame(outer);
-		});
-		assertThat(LockContext.current()).isEmpty();
+		assertTimeoutPreemptively(BOUND, () -> {
+			this.locks.runLocked("orders:4", PATIENT, () -> {
+				LockHandle outer = LockContext.current().orElseThrow();
+				LockHandle inner = this.locks.callLocked("orders:4", PATIENT, () -> LockContext.current().orElseThrow());
+				assertThat(inner).isNotSameAs(outer);
+				assertThat(LockContext.current()).containsSame(outer);
+			});
+			assertThat(LockContext.current()).isEmpty();
+		}, "a nested call waited for the lock its own outer call holds");
 	}
 
 	/** A store that counts the acquisitions sent to it. */
