@@ -166,7 +166,7 @@ class DistributedLockAspectTests {
 	@Test
 	void aSkipIsLoggedAtDebugWithTheLockNameAndNeverTheKey(CapturedOutput output) {
 		LoggingSystem logging = LoggingSystem.get(getClass().getClassLoader());
-		logging.setLogLevel(LockAcquisition.class.getName(), LogLevel.DEBUG);
+		logging.setLogLevel(DistributedLockInterceptor.class.getName(), LogLevel.DEBUG);
 		try {
 			this.runner.run((context) -> {
 				try (LockHandle held = otherInstance(context).acquire("invoice:secret-42", HOLD)) {
@@ -177,7 +177,7 @@ class DistributedLockAspectTests {
 			});
 		}
 		finally {
-			logging.setLogLevel(LockAcquisition.class.getName(), null);
+			logging.setLogLevel(DistributedLockInterceptor.class.getName(), null);
 		}
 	}
 

@@ -26,8 +26,7 @@ class ArchitectureTests {
 	 * only shrink. Mostly {@code KeyMasking}, the store time limits and the lock frames of the aspect.
 	 */
 	private static final List<String> KNOWN_INTERNAL_USERS = List.of("dev.locksmith.actuate.LocksEndpoint",
-			"dev.locksmith.aop.DistributedLockInterceptor", "dev.locksmith.aop.JoinedLockHandle",
-			"dev.locksmith.aop.LeaseCheckingTransactionListener", "dev.locksmith.aop.LockAcquisition",
+			"dev.locksmith.aop.DistributedLockInterceptor", "dev.locksmith.aop.LeaseCheckingTransactionListener",
 			"dev.locksmith.aop.ReactiveLocking", "dev.locksmith.autoconfigure.TimeBoundedLockAdministration",
 			"dev.locksmith.redis.RedisShares", "dev.locksmith.redis.ScriptCalls",
 			"dev.locksmith.redis.NodeAnswer", "dev.locksmith.redis.QuorumAcquisition",

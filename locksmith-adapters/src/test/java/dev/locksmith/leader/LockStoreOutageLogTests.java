@@ -105,7 +105,7 @@ class LockStoreOutageLogTests {
 				List<String> lines = linesSince(output, outageStart);
 				assertThat(warnsPerLoggerAndLock(lines)).containsKeys(
 						"dev.locksmith.leader.LeaderElection 'cleanup'",
-						"dev.locksmith.core.LeaseRenewer 'held-report'", "dev.locksmith.aop.LockAcquisition 'stock-report'")
+						"dev.locksmith.core.LeaseRenewer 'held-report'", "dev.locksmith.aop.DistributedLockInterceptor 'stock-report'")
 					.allSatisfy((loggerAndLock, warns) -> assertThat(warns).as(loggerAndLock).isOne());
 				assertThat(IntStream.range(0, lines.size() - 1)
 					.filter((i) -> lines.get(i).contains(" WARN dev.locksmith.")
@@ -114,7 +114,7 @@ class LockStoreOutageLogTests {
 				await().atMost(Duration.ofSeconds(60))
 					.until(() -> infosPerLogger(linesSince(output, outageStart)).keySet()
 						.containsAll(List.of("dev.locksmith.leader.LeaderElection", "dev.locksmith.core.LeaseRenewer",
-								"dev.locksmith.aop.LockAcquisition")));
+								"dev.locksmith.aop.DistributedLockInterceptor")));
 				assertThat(infosPerLogger(linesSince(output, outageStart)))
 					.allSatisfy((logger, infos) -> assertThat(infos).as(logger).isOne());
 			});

@@ -1,44 +1,28 @@
 package dev.locksmith.core;
 
-import java.lang.reflect.UndeclaredThrowableException;
-import java.util.List;
 import java.util.concurrent.Callable;
 
-import dev.locksmith.core.internal.HeldLock;
-import dev.locksmith.core.internal.KeyMasking;
-import dev.locksmith.core.internal.LockFrames;
-import dev.locksmith.core.internal.Shares;
+import dev.locksmith.core.internal.LockedCalls;
 
 /**
  * {@link LockService#callLocked} for every lock service: runs an action under a lock that is this
- * thread's {@link LockContext} meanwhile, so nested locked calls through the same service hold it again.
+ * thread's {@link LockContext} meanwhile. A nested locked call through the same service, programmatic or
+ * annotated, holds the keys it shares with it again, as nested {@code @DistributedLock} calls do.
  */
 final class LockedCall {
+
+	/** Programmatic calls leave a store outage to their caller: they log nothing. */
+	private static final LockedCalls calls = new LockedCalls();
 
 	private LockedCall() {
 	}
 
-	/** Acquires the lock of {@code key} from {@code locks}, runs {@code action} under it, and releases it. */
+	/**
+	 * Holds the lock of {@code key} from {@code locks}, runs {@code action} under it, and releases it. A
+	 * programmatic call never skips, so it always runs the action.
+	 */
 	static <T> T call(LockService locks, String key, LockOptions options, Callable<T> action) {
-		try (LockHandle handle = locks.acquire(key, options);
-				LockFrames.Scope scope = LockFrames
-					.enter(new HeldLock(locks, handle, List.of(key), Shares.shareOf(options)), null)) {
-			T result = action.call();
-			if (!handle.isHeld()) {
-				throw new LockLostException(handle);
-			}
-			return result;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new DistributedLockException("Interrupted while waiting for lock '" + KeyMasking.mask(key) + "'", ex);
-		}
-		catch (RuntimeException | Error ex) {
-			throw ex;
-		}
-		catch (Exception ex) {
-			throw new UndeclaredThrowableException(ex);
-		}
+		return calls.call(LockedCalls.Call.programmatic(locks, key, options), action);
 	}
 
 }

@@ -9,40 +9,51 @@ import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.expression.BeanResolver;
 
+import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockService;
+import dev.locksmith.core.internal.HeldLock;
 import dev.locksmith.core.internal.LockFrames;
+import dev.locksmith.core.internal.LockedCalls;
 
 /**
  * Runs a {@code @DistributedLock} method under its lock: resolves the keys, gives a nested call on
  * keys the running call already holds one more hold without another round trip, and for
  * {@link CompletionStage} and reactive results ({@code Mono}, {@code Flux} and every type Spring's
  * {@code ReactiveAdapterRegistry} adapts) keeps its hold until the method's own work completes. A lock that stays busy calls the declared
- * fallback method instead, if any.
+ * fallback method instead, if any. Acquiring, holding again and entering the lock are the engine's
+ * ({@link LockedCalls}), as for {@code LockService#callLocked}: a skip is logged here, at DEBUG with the lock's
+ * name, never its key; an unavailable store there, once per lock name and outage, on this class's logger.
  */
 final class DistributedLockInterceptor implements MethodInterceptor {
+
+	private static final Log logger = LogFactory.getLog(DistributedLockInterceptor.class);
+
+	private final Supplier<LockService> locks;
 
 	private final LockDefinitions definitions;
 
 	private final LockKeyResolver keyResolver;
 
-	private final LockAcquisition acquisition;
+	private final LockedCalls calls = new LockedCalls(System.getLogger(DistributedLockInterceptor.class.getName()));
 
 	private final @Nullable ReactiveLocking reactiveLocking;
 
 	DistributedLockInterceptor(Supplier<LockService> locks, LockDefinitions definitions,
 			@Nullable BeanResolver beans) {
+		this.locks = locks;
 		this.definitions = definitions;
 		this.keyResolver = new LockKeyResolver(beans);
-		this.acquisition = new LockAcquisition(locks);
-		this.reactiveLocking = ReactiveResults.REACTOR_PRESENT ? new ReactiveLocking(this.acquisition) : null;
+		this.reactiveLocking = ReactiveResults.REACTOR_PRESENT ? new ReactiveLocking(this) : null;
 	}
 
 	@Override
@@ -67,9 +78,10 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private @Nullable Object lockDuringCall(MethodInvocation invocation, LockDefinition definition, List<String> keys)
 			throws Throwable {
+		LockedCalls.Call call = call(definition, keys);
 		LockHandle handle;
 		try {
-			handle = this.acquisition.acquire(definition, keys, LockFrames.held());
+			handle = acquire(call, definition, LockFrames.held());
 		}
 		catch (LockBusyException ex) {
 			return fallBack(invocation, definition, ex);
@@ -77,9 +89,9 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		if (handle == null) {
 			return (invocation.getMethod().getReturnType() == Optional.class) ? Optional.empty() : null;
 		}
-		try (handle; LockFrames.Scope scope = this.acquisition.enter(handle, definition, keys)) {
+		try (handle; LockFrames.Scope scope = this.calls.enter(call, handle)) {
 			Object result = invocation.proceed();
-			requireHeld(definition, handle);
+			LockedCalls.requireHeld(call, handle);
 			return result;
 		}
 	}
@@ -91,9 +103,11 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 	 */
 	private @Nullable Object lockUntilComplete(MethodInvocation invocation, LockDefinition definition,
 			List<String> keys) throws Throwable {
+		LockedCalls.Call call;
 		LockHandle handle;
 		try {
-			handle = this.acquisition.acquire(definition, keys, LockFrames.held());
+			call = call(definition, keys);
+			handle = acquire(call, definition, LockFrames.held());
 		}
 		catch (LockBusyException ex) {
 			return (definition.fallback() != null) ? fallBack(invocation, definition, ex)
@@ -106,7 +120,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			return CompletableFuture.completedFuture(null);
 		}
 		CompletionStage<?> stage;
-		try (LockFrames.Scope scope = this.acquisition.enter(handle, definition, keys)) {
+		try (LockFrames.Scope scope = this.calls.enter(call, handle)) {
 			stage = (CompletionStage<?>) invocation.proceed();
 		}
 		catch (Throwable ex) {
@@ -144,10 +158,36 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		return fallback.call(invocation, busy);
 	}
 
-	static void requireHeld(LockDefinition definition, LockHandle handle) {
-		if (!handle.isHeld()) {
-			throw new LockLostException(definition.name(), handle);
+	/** The locked call of the method of {@code definition} for {@code keys}. */
+	LockedCalls.Call call(LockDefinition definition, List<String> keys) {
+		return new LockedCalls.Call(this.locks.get(), keys, definition.options(), definition.method(),
+				definition.method(), definition.onBusy() == OnBusy.SKIP);
+	}
+
+	/** The engine behind this aspect's locked calls. */
+	LockedCalls calls() {
+		return this.calls;
+	}
+
+	/**
+	 * The handle for all keys of {@code call}, holding again what the {@code held} locks hold, or {@code null}
+	 * when the missing keys stayed busy and the method skips then.
+	 * @throws LockBusyException when the missing keys stayed busy and the method does not skip
+	 */
+	@Nullable LockHandle acquire(LockedCalls.Call call, LockDefinition definition, List<HeldLock> held) {
+		LockHandle handle;
+		try {
+			handle = this.calls.acquire(call, held);
 		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("@DistributedLock on " + definition.method() + ": key expression '"
+					+ definition.keySource() + "' gave a key the lock service refuses: " + ex.getMessage()
+					+ "; the method was not run", ex);
+		}
+		if (handle == null && logger.isDebugEnabled()) {
+			logger.debug("Skipped " + definition.method() + ": lock '" + definition.name() + "' is busy");
+		}
+		return handle;
 	}
 
 }

@@ -17,6 +17,7 @@ import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.ReactiveLockContext;
 import dev.locksmith.core.internal.HeldLock;
 import dev.locksmith.core.internal.LockFrames;
+import dev.locksmith.core.internal.LockedCalls;
 import dev.locksmith.core.internal.ReactiveLockFrames;
 
 /**
@@ -33,10 +34,10 @@ import dev.locksmith.core.internal.ReactiveLockFrames;
  */
 final class ReactiveLocking {
 
-	private final LockAcquisition acquisition;
+	private final DistributedLockInterceptor interceptor;
 
-	ReactiveLocking(LockAcquisition acquisition) {
-		this.acquisition = acquisition;
+	ReactiveLocking(DistributedLockInterceptor interceptor) {
+		this.interceptor = interceptor;
 	}
 
 	Object lock(MethodInvocation invocation, LockDefinition definition, List<String> keys, ReactiveAdapter adapter) {
@@ -47,14 +48,15 @@ final class ReactiveLocking {
 	private Mono<?> lockOne(MethodInvocation invocation, LockDefinition definition, List<String> keys,
 			ReactiveAdapter adapter) {
 		return Mono.deferContextual((context) -> {
+			LockedCalls.Call call = this.interceptor.call(definition, keys);
 			SubscriptionLock lock = new SubscriptionLock();
 			BusyFallback fallback = new BusyFallback(invocation, definition, adapter);
-			return Mono.usingWhen(fallback.onBusy(acquire(definition, keys, context, lock)), (handle) -> {
-				HeldLock held = this.acquisition.heldLock(handle, definition, keys);
+			return Mono.usingWhen(fallback.onBusy(acquire(call, definition, context, lock)), (handle) -> {
+				HeldLock held = this.interceptor.calls().heldLock(call, handle);
 				return Mono.from(assemble(invocation, definition, held, adapter))
 					.takeUntilOther(lost(handle))
-					.flatMap((value) -> stillHeld(definition, handle).thenReturn(value))
-					.switchIfEmpty(stillHeld(definition, handle).then(Mono.empty()))
+					.flatMap((value) -> stillHeld(call, handle).thenReturn(value))
+					.switchIfEmpty(stillHeld(call, handle).then(Mono.empty()))
 					.contextWrite((inner) -> ReactiveLockFrames.with(inner, held));
 			}, this::release)
 				.doFinally((signal) -> endOnCancel(signal, lock))
@@ -65,13 +67,14 @@ final class ReactiveLocking {
 	private Flux<?> lockMany(MethodInvocation invocation, LockDefinition definition, List<String> keys,
 			ReactiveAdapter adapter) {
 		return Flux.deferContextual((context) -> {
+			LockedCalls.Call call = this.interceptor.call(definition, keys);
 			SubscriptionLock lock = new SubscriptionLock();
 			BusyFallback fallback = new BusyFallback(invocation, definition, adapter);
-			return Flux.usingWhen(fallback.onBusy(acquire(definition, keys, context, lock)), (handle) -> {
-				HeldLock held = this.acquisition.heldLock(handle, definition, keys);
+			return Flux.usingWhen(fallback.onBusy(acquire(call, definition, context, lock)), (handle) -> {
+				HeldLock held = this.interceptor.calls().heldLock(call, handle);
 				return Flux.<Object>from(assemble(invocation, definition, held, adapter))
 					.takeUntilOther(lost(handle))
-					.concatWith(stillHeld(definition, handle).then(Mono.empty()))
+					.concatWith(stillHeld(call, handle).then(Mono.empty()))
 					.contextWrite((inner) -> ReactiveLockFrames.with(inner, held));
 			}, this::release)
 				.doFinally((signal) -> endOnCancel(signal, lock))
@@ -79,14 +82,14 @@ final class ReactiveLocking {
 		});
 	}
 
-	private Mono<LockHandle> acquire(LockDefinition definition, List<String> keys, ContextView context,
+	private Mono<LockHandle> acquire(LockedCalls.Call call, LockDefinition definition, ContextView context,
 			SubscriptionLock lock) {
 		List<HeldLock> held = new ArrayList<>(LockFrames.held());
 		held.addAll(ReactiveLockFrames.held(context));
 		Mono<LockHandle> acquire = Mono
-			.fromCallable(() -> lock.acquire(() -> this.acquisition.acquire(definition, keys, held)));
-		return this.acquisition.needsRoundTrip(keys, held) ? acquire.subscribeOn(Schedulers.boundedElastic())
-				: acquire;
+			.fromCallable(() -> lock.acquire(() -> this.interceptor.acquire(call, definition, held)));
+		return this.interceptor.calls().needsRoundTrip(call, held)
+				? acquire.subscribeOn(Schedulers.boundedElastic()) : acquire;
 	}
 
 	/** Calls the method, which assembles its result while its lock is the current one of this thread. */
@@ -112,8 +115,8 @@ final class ReactiveLocking {
 		return Mono.fromCompletionStage(handle.lost());
 	}
 
-	private Mono<Void> stillHeld(LockDefinition definition, LockHandle handle) {
-		return Mono.fromRunnable(() -> DistributedLockInterceptor.requireHeld(definition, handle));
+	private Mono<Void> stillHeld(LockedCalls.Call call, LockHandle handle) {
+		return Mono.fromRunnable(() -> LockedCalls.requireHeld(call, handle));
 	}
 
 	private Mono<Void> release(LockHandle handle) {

@@ -1,4 +1,4 @@
-package dev.locksmith.aop;
+package dev.locksmith.core.internal;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -13,11 +13,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.stream.Collectors;
 
 import dev.locksmith.core.LockHandle;
-import dev.locksmith.core.internal.HolderAware;
 
 /**
  * Several holds acting as one handle, for a nested call whose keys are partly held by the running
- * call and partly acquired for it: closing it ends every part.
+ * call and partly acquired for it: closing it ends every part. Not API.
  */
 final class JoinedLockHandle implements LockHandle, HolderAware {
 
