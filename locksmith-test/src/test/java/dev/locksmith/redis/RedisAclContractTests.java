@@ -1,6 +1,7 @@
 package dev.locksmith.redis;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
 import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
 import org.junit.jupiter.params.Parameter;
@@ -22,6 +23,7 @@ import dev.locksmith.testing.RedisVersion;
  */
 @ParameterizedClass(name = "{0}")
 @EnumSource(RedisVersion.class)
+@Tag("slow")
 class RedisAclContractTests extends RedisDeploymentContractTests {
 
 	static RedisServer redis;

@@ -1,6 +1,7 @@
 package dev.locksmith.redis;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.locksmith.core.DefaultLockService;
@@ -10,6 +11,7 @@ import dev.locksmith.test.contract.LockBackendContractTests;
  * The lock contract on Redlock over three real {@code redis-server} processes; its fixtures come from the
  * tests of {@code lock-spring-boot-autoconfigure}.
  */
+@Tag("slow")
 class RedlockLockBackendContractTests extends LockBackendContractTests {
 
 	@RegisterExtension
