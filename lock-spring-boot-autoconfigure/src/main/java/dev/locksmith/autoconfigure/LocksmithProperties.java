@@ -296,6 +296,22 @@ public class LocksmithProperties {
 		 */
 		private Duration maxReconnectDelay = Duration.ofSeconds(1);
 
+		/**
+		 * Whether release notifications go over sharded pub/sub on a Redis Cluster through Lettuce whose
+		 * servers all have it (Redis 7, Valkey): each is published within its lock's shard instead of to
+		 * every node. Switch it on in every application that locks on the cluster at once: a process on
+		 * classic channels does not hear a sharded notice, and its waiters fall back to their re-check.
+		 */
+		private boolean shardedPubSub;
+
+		public boolean isShardedPubSub() {
+			return this.shardedPubSub;
+		}
+
+		public void setShardedPubSub(boolean shardedPubSub) {
+			this.shardedPubSub = shardedPubSub;
+		}
+
 		public Duration getMaxReconnectDelay() {
 			return this.maxReconnectDelay;
 		}

@@ -53,7 +53,9 @@ class RedisStoreConfiguration {
 		RedisLockStore.Builder store = RedisLockStore.builder(this.connectionFactory.connectionFactory());
 		EngineProperty.apply("locksmith.key-prefix", properties.getKeyPrefix(),
 				() -> store.keyPrefix(properties.getKeyPrefix()));
-		return store.claimLease(claimLease(properties.getWait())).build();
+		return store.claimLease(claimLease(properties.getWait()))
+			.shardedPubSub(properties.getRedis().isShardedPubSub())
+			.build();
 	}
 
 	@Bean(destroyMethod = "")

@@ -373,7 +373,7 @@ class RedisClusterMigrationTests {
 		held(key, "@permits=1/holder", "@permits=1/waiter");
 		LettuceConnectionFactory connections = cluster.connectionFactory();
 		this.resources.add(0, connections::destroy);
-		RedisLockAdministration administration = new RedisLockAdministration(connections, KEYS, CLAIM_LEASE);
+		RedisLockAdministration administration = new RedisLockAdministration(connections, KEYS, CLAIM_LEASE, false);
 
 		assertThat(whileMigrating(key, allKeys(key), () -> administration.forceRelease(key))).isTrue();
 		assertThat(holders(key)).containsExactly("@permits=1/waiter");

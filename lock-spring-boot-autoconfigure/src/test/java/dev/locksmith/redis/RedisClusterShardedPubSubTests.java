@@ -56,11 +56,11 @@ class RedisClusterShardedPubSubTests {
 	private static RedisCluster cluster;
 
 	@RegisterExtension
-	final RedisFixture fixture = new RedisFixture(() -> cluster.connectionFactory());
+	final RedisFixture fixture = new RedisFixture(() -> cluster.connectionFactory(), true);
 
 	/** Connections as {@link LocksmithAcl#USER}. */
 	@RegisterExtension
-	final RedisFixture asUser = new RedisFixture(RedisClusterShardedPubSubTests::connectAsUser);
+	final RedisFixture asUser = new RedisFixture(RedisClusterShardedPubSubTests::connectAsUser, true);
 
 	/** The waiter of {@link #heldWithAWaiter}: the lock it gets. */
 	private CompletableFuture<Optional<LockHandle>> waiting;

@@ -26,9 +26,17 @@ final class RedisFixture implements AfterEachCallback {
 
 	private final List<AutoCloseable> resources = new ArrayList<>();
 
+	private final boolean shardedPubSub;
+
 	/** A fixture on the deployment that {@code connections} makes new, started connections to. */
 	RedisFixture(Supplier<LettuceConnectionFactory> connections) {
+		this(connections, false);
+	}
+
+	/** A fixture whose services ask for sharded pub/sub when {@code shardedPubSub}. */
+	RedisFixture(Supplier<LettuceConnectionFactory> connections, boolean shardedPubSub) {
 		this.connections = connections;
+		this.shardedPubSub = shardedPubSub;
 	}
 
 	/** New, started connections, closed with the fixture. */
@@ -52,8 +60,9 @@ final class RedisFixture implements AfterEachCallback {
 	/** A builder whose releases give the next waiter {@code claimLease} to take the lock. */
 	DefaultLockService.Builder serviceBuilder(Duration claimLease) {
 		LettuceConnectionFactory connected = connect();
-		RedisLockBackend backend = closeWith(new RedisLockBackend(connected, KEYS, claimLease));
-		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connected, KEYS);
+		RedisLockBackend backend = closeWith(new RedisLockBackend(connected, KEYS, claimLease, this.shardedPubSub));
+		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connected, KEYS,
+				this.shardedPubSub);
 		closeWith(notifications::destroy);
 		return DefaultLockService.builder(backend)
 			.storeTimeout(REDIS_TIMEOUT)

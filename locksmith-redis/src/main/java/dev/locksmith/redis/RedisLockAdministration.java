@@ -44,14 +44,19 @@ final class RedisLockAdministration implements LockAdministration {
 	private final @Nullable ClusterTopology topology;
 
 	RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
-		this(connectionFactory, keys, RedisLockBackend.DEFAULT_CLAIM_LEASE);
+		this(connectionFactory, keys, RedisLockBackend.DEFAULT_CLAIM_LEASE, false);
 	}
 
-	/** An administration whose forced releases give the next waiter {@code claimLease} to take the lock. */
-	RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys, Duration claimLease) {
+	/**
+	 * An administration whose forced releases give the next waiter {@code claimLease} to take the lock, and
+	 * are published on shard channels when {@code shardedPubSub} can apply.
+	 */
+	RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys, Duration claimLease,
+			boolean shardedPubSub) {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.keys = keys;
-		this.arguments = new ScriptArguments(keys, claimLease, RedisLockBackend.onLettuceCluster(connectionFactory));
+		this.arguments = new ScriptArguments(keys, claimLease,
+				RedisLockBackend.shardedPubSub(connectionFactory, shardedPubSub));
 		Boolean cluster = RedisLockBackend.LETTUCE_PRESENT ? LettuceState.clusterAware(connectionFactory) : null;
 		this.storeDescription = (cluster != null) ? describe(cluster) : null;
 		this.topology = Boolean.TRUE.equals(cluster) ? ClusterTopology.of(connectionFactory) : null;

@@ -70,9 +70,15 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 	 * that died meanwhile holds up the next one for at most that long.
 	 */
 	RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys, Duration claimLease) {
+		this(connectionFactory, keys, claimLease, false);
+	}
+
+	/** A backend whose hand-overs are published on shard channels when {@code shardedPubSub} can apply. */
+	RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys, Duration claimLease,
+			boolean shardedPubSub) {
 		this.runner = runnerFor(connectionFactory);
 		this.scripts = new ScriptCalls(this.runner, keys);
-		this.arguments = new ScriptArguments(keys, claimLease, onLettuceCluster(connectionFactory));
+		this.arguments = new ScriptArguments(keys, claimLease, shardedPubSub(connectionFactory, shardedPubSub));
 		this.slots = new HashSlotPartitioner(this.runner::isCluster, keys::lockKey);
 		this.evictionPolicy = new EvictionPolicyCheck(connectionFactory);
 		this.topologyRefresh = new TopologyRefreshCheck(connectionFactory);
@@ -280,11 +286,12 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 	}
 
 	/**
-	 * Whether {@code connectionFactory} is Lettuce's, configured for a cluster: where release notifications go
-	 * over shard channels when the server has them; Jedis's subscriber has none.
+	 * Whether release notifications go over shard channels (where the server has them): when the application
+	 * asked for it and {@code connectionFactory} is Lettuce's, configured for a cluster; Jedis's subscriber
+	 * has none.
 	 */
-	static boolean onLettuceCluster(RedisConnectionFactory connectionFactory) {
-		return LETTUCE_PRESENT && Boolean.TRUE.equals(LettuceState.clusterAware(connectionFactory));
+	static boolean shardedPubSub(RedisConnectionFactory connectionFactory, boolean asked) {
+		return asked && LETTUCE_PRESENT && Boolean.TRUE.equals(LettuceState.clusterAware(connectionFactory));
 	}
 
 	private static ScriptRunner runnerFor(RedisConnectionFactory connectionFactory) {

@@ -30,6 +30,8 @@ public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
 
 	private final Duration claimLease;
 
+	private final boolean shardedPubSub;
+
 	private @Nullable RedisLockBackend backend;
 
 	private @Nullable RedisLockAdministration administration;
@@ -42,6 +44,7 @@ public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
 		this.connectionFactory = builder.connectionFactory;
 		this.keys = builder.keys;
 		this.claimLease = builder.claimLease;
+		this.shardedPubSub = builder.shardedPubSub;
 	}
 
 	/** Starts a builder for a store on {@code connectionFactory}, which the application starts and stops. */
@@ -52,7 +55,8 @@ public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
 	/** The backend that takes, renews and releases locks with one script call a round trip. */
 	public synchronized LockBackend lockBackend() {
 		if (this.backend == null) {
-			RedisLockBackend made = new RedisLockBackend(this.connectionFactory, this.keys, this.claimLease);
+			RedisLockBackend made = new RedisLockBackend(this.connectionFactory, this.keys, this.claimLease,
+					this.shardedPubSub);
 			this.backend = this.parts.add(made, new Part(made::warmUp, Part.NOTHING, made::close));
 		}
 		return this.backend;
@@ -61,7 +65,8 @@ public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
 	/** What operators see and do: the locks held, forced release, a liveness check, the cluster topology. */
 	public synchronized LockAdministration lockAdministration() {
 		if (this.administration == null) {
-			this.administration = new RedisLockAdministration(this.connectionFactory, this.keys, this.claimLease);
+			this.administration = new RedisLockAdministration(this.connectionFactory, this.keys, this.claimLease,
+					this.shardedPubSub);
 		}
 		return this.administration;
 	}
@@ -72,7 +77,8 @@ public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
 	 */
 	public synchronized ReleaseNotifications releaseNotifications() {
 		if (this.notifications == null) {
-			RedisReleaseNotifications made = new RedisReleaseNotifications(this.connectionFactory, this.keys);
+			RedisReleaseNotifications made = new RedisReleaseNotifications(this.connectionFactory, this.keys,
+					this.shardedPubSub);
 			this.notifications = this.parts.add(made, new Part(() -> {
 				made.afterPropertiesSet();
 				made.start();
@@ -124,6 +130,8 @@ public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
 
 		private Duration claimLease = RedisLockBackend.DEFAULT_CLAIM_LEASE;
 
+		private boolean shardedPubSub;
+
 		private Builder(RedisConnectionFactory connectionFactory) {
 			this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		}
@@ -148,6 +156,18 @@ public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
 				throw new IllegalArgumentException("claimLease must be at least 1ms, was " + claimLease);
 			}
 			this.claimLease = claimLease;
+			return this;
+		}
+
+		/**
+		 * Whether release notifications go over sharded pub/sub on a Redis Cluster through Lettuce whose
+		 * servers have it (Redis 7, Valkey): each is then published within its lock's shard instead of to
+		 * every node. Off by default: every application that locks on the cluster must switch it on
+		 * together, as a process on classic channels does not hear a sharded notice (its waiters then fall
+		 * back to their re-check).
+		 */
+		public Builder shardedPubSub(boolean shardedPubSub) {
+			this.shardedPubSub = shardedPubSub;
 			return this;
 		}
 

@@ -114,6 +114,11 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 	private volatile boolean chosen;
 
 	RedisReleaseNotifications(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
+		this(connectionFactory, keys, false);
+	}
+
+	/** Notifications on shard channels where {@code shardedPubSub} can apply and the servers have them. */
+	RedisReleaseNotifications(RedisConnectionFactory connectionFactory, RedisLockKeys keys, boolean shardedPubSub) {
 		this.connectionFactory = connectionFactory;
 		this.keys = keys;
 		this.connectionChannel = keys.releaseChannel("");
@@ -124,7 +129,7 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 		this.container.setTaskExecutor(this.dispatcher);
 		this.container.setSubscriptionExecutor(this.subscription);
 		this.container.setRecoveryInterval(RECOVERY_INTERVAL.toMillis());
-		this.shards = RedisLockBackend.onLettuceCluster(connectionFactory)
+		this.shards = RedisLockBackend.shardedPubSub(connectionFactory, shardedPubSub)
 				? new ShardedSubscriber((LettuceConnectionFactory) connectionFactory, this::queue, this.housekeeping,
 						RECOVERY_INTERVAL)
 				: null;
@@ -132,7 +137,14 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 
 	/** Notifications initialized and started at once, for use without an application context. */
 	static RedisReleaseNotifications started(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
-		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connectionFactory, keys);
+		return started(connectionFactory, keys, false);
+	}
+
+	/** Notifications initialized and started at once, on shard channels where {@code shardedPubSub} can apply. */
+	static RedisReleaseNotifications started(RedisConnectionFactory connectionFactory, RedisLockKeys keys,
+			boolean shardedPubSub) {
+		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connectionFactory, keys,
+				shardedPubSub);
 		notifications.afterPropertiesSet();
 		notifications.start();
 		return notifications;
