@@ -46,12 +46,12 @@ import dev.locksmith.core.ReleaseNotifications;
  *
  * <p>{@link RedisLockStore} initializes, starts, stops and destroys its listener container.
  *
- * <p>On a Redis Cluster through Lettuce whose servers have sharded pub/sub (Redis 7, Valkey), the
- * channels are shard channels, on a {@link ShardedSubscriber} instead of the container: a release is
- * published within the shard of its lock's slot, where the scripts {@code SPUBLISH} it, instead of over
- * the cluster bus to every node. Which one is chosen when the subscriber first starts, once Redis tells
- * its version (asked again every second while it does not). Standalone, Sentinel, Jedis and Redis 6.2
- * keep classic pub/sub.
+ * <p>Asked for sharded pub/sub, on a Redis Cluster through Lettuce, the channels are shard channels, on a
+ * {@link ShardedSubscriber} instead of the container: a release is published within the shard of its
+ * lock's slot, where the scripts {@code SPUBLISH} it, instead of over the cluster bus to every node. A
+ * cluster that refuses {@code SSUBSCRIBE} (a user without it, or Redis 6.2, which does not know it)
+ * gets classic channels instead, for every key watched so far too. Standalone, Sentinel and Jedis keep
+ * classic pub/sub.
  */
 final class RedisReleaseNotifications implements ReleaseNotifications {
 
@@ -107,11 +107,8 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 	/** The shard channels' subscriber on a Lettuce cluster, else {@code null}. */
 	private final @Nullable ShardedSubscriber shards;
 
-	/** Whether the channels are shard channels, on {@link #shards}; set on the housekeeping thread. */
+	/** Whether the channels are shard channels, on {@link #shards}; turned off on the housekeeping thread. */
 	private volatile boolean sharded;
-
-	/** Whether {@link #sharded} was chosen, once Redis told its version. */
-	private volatile boolean chosen;
 
 	RedisReleaseNotifications(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this(connectionFactory, keys, false);
@@ -133,6 +130,7 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 				? new ShardedSubscriber((LettuceConnectionFactory) connectionFactory, this::queue, this.housekeeping,
 						RECOVERY_INTERVAL)
 				: null;
+		this.sharded = this.shards != null;
 	}
 
 	/** Notifications initialized and started at once, for use without an application context. */
@@ -165,8 +163,8 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 		if (this.idleKeys == null) {
 			this.idleKeys = this.housekeeping.scheduleWithFixedDelay(this::unsubscribeIdleKeys, LINGER.toMillis(),
 					LINGER.toMillis(), TimeUnit.MILLISECONDS);
-			if (this.shards != null) {
-				this.housekeeping.execute(this::startChosenChannels);
+			if (this.sharded) {
+				this.housekeeping.execute(this::startShardChannels);
 			}
 			else {
 				startClassicChannels();
@@ -317,26 +315,12 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 	}
 
 	/**
-	 * Chooses shard channels where Redis has them (7.0 and later) and the user may subscribe to them, else
-	 * classic ones, and starts them; on the housekeeping thread, so that no subscription runs before. While
-	 * Redis does not tell its version, or the shard subscriber cannot connect, tries again every
-	 * {@link #RECOVERY_INTERVAL}.
+	 * Connects the shard channels' subscriber and subscribes the keys watched so far, on the housekeeping
+	 * thread, so that no subscription runs before; while it cannot connect, tries again every
+	 * {@link #RECOVERY_INTERVAL}. A cluster that refuses shard channels gets classic ones.
 	 */
-	private void startChosenChannels() {
+	private void startShardChannels() {
 		if (!isRunning()) {
-			return;
-		}
-		if (!this.chosen) {
-			String version = ServerVersionCheck.versionOf(this.connectionFactory);
-			if (version == null) {
-				retryStart();
-				return;
-			}
-			this.sharded = ServerVersionCheck.hasShardedPubSub(version);
-			this.chosen = true;
-		}
-		if (!this.sharded) {
-			startClassicChannels();
 			return;
 		}
 		try {
@@ -344,22 +328,28 @@ final class RedisReleaseNotifications implements ReleaseNotifications {
 			this.shards.subscribe(this.connectionChannel);
 		}
 		catch (RuntimeException ex) {
-			if (!RedisAcl.isRefusal(String.valueOf(ex.getMessage()))) {
+			String failure = String.valueOf(ex.getMessage());
+			if (!RedisAcl.isRefusal(failure) && !failure.contains("unknown command")) {
 				logger.debug("Could not connect the shard channels' subscriber; retrying", ex);
 				retryStart();
 				return;
 			}
-			logger.info("The Redis user may not subscribe to shard channels (grant +ssubscribe +sunsubscribe "
-					+ "+spublish); release notifications use classic pub/sub: " + ex.getMessage());
+			logger.info("The cluster does not let Locksmith subscribe to shard channels (a Redis 7 user needs "
+					+ "+ssubscribe +sunsubscribe +spublish); release notifications use classic pub/sub: " + failure);
 			this.shards.stop();
 			this.sharded = false;
 			startClassicChannels();
+			this.subscribed.keySet().forEach((key) -> subscribe(this.keys.releaseChannel(key)));
+		}
+		if (!isRunning()) {
+			// stopped while connecting: the connection opened after the stop must not outlive it
+			stopShards();
 		}
 	}
 
 	private void retryStart() {
 		try {
-			this.housekeeping.schedule(this::startChosenChannels, RECOVERY_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+			this.housekeeping.schedule(this::startShardChannels, RECOVERY_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (RejectedExecutionException ex) {
 			// destroyed meanwhile

@@ -29,9 +29,6 @@ final class ServerVersionCheck {
 
 	private static final int OLDEST_MINOR = 2;
 
-	/** The first Redis with sharded pub/sub: 7. */
-	private static final int SHARDED_PUB_SUB_MAJOR = 7;
-
 	/** How long the store's start waits for Redis to tell its version. */
 	static final Duration WAIT = Duration.ofSeconds(2);
 
@@ -68,14 +65,8 @@ final class ServerVersionCheck {
 		return major < OLDEST_MAJOR || (major == OLDEST_MAJOR && minor < OLDEST_MINOR);
 	}
 
-	/** Whether a server of {@code version} has sharded pub/sub ({@code SPUBLISH}, {@code SSUBSCRIBE}): 7.0 and later. */
-	static boolean hasShardedPubSub(String version) {
-		Matcher matcher = VERSION.matcher(version);
-		return matcher.find() && Integer.parseInt(matcher.group(1)) >= SHARDED_PUB_SUB_MAJOR;
-	}
-
 	/** The {@code redis_version} the server (on a cluster, any master) reports, or null when it does not answer in time. */
-	static @Nullable String versionOf(RedisConnectionFactory connectionFactory) {
+	private static @Nullable String versionOf(RedisConnectionFactory connectionFactory) {
 		CompletableFuture<@Nullable String> answer = CompletableFuture.supplyAsync(() -> {
 			try (RedisConnection connection = connectionFactory.getConnection()) {
 				Properties info = connection.serverCommands().info("server");

@@ -62,7 +62,7 @@ final class ShardedSubscriber {
 	}
 
 	/** Connects (anew, when connected), and subscribes to the channels wanted; on the housekeeping thread. */
-	void start() {
+	synchronized void start() {
 		stop();
 		RedisClusterClient client = (RedisClusterClient) this.connectionFactory.getNativeClient();
 		StatefulRedisClusterPubSubConnection<String, String> opened = client.connectPubSub(StringCodec.UTF8);
@@ -87,7 +87,7 @@ final class ShardedSubscriber {
 	}
 
 	/** Closes the connection without waiting for it; the channels stay wanted for the next start. */
-	void stop() {
+	synchronized void stop() {
 		Disposable changes = this.topologyChanges;
 		StatefulRedisClusterPubSubConnection<String, String> current = this.connection;
 		this.topologyChanges = null;
