@@ -320,10 +320,12 @@ class RedisLockServiceTests {
 			}));
 
 		assertThat(backend.extensionsSent.get()).as("a renewal was under way").isPositive();
-		assertThat(lost.events()).singleElement().satisfies((event) -> {
-			assertThat(event.key()).isEqualTo("job");
-			assertThat(event.fencingToken()).isEqualTo(token.get());
-		});
+		// the listeners hear of it on the engine's event thread, maybe after the call returned
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(lost.events()).singleElement()
+			.satisfies((event) -> {
+				assertThat(event.key()).isEqualTo("job");
+				assertThat(event.fencingToken()).isEqualTo(token.get());
+			}));
 	}
 
 	@Test
