@@ -73,6 +73,11 @@ public final class RedisCluster implements AutoCloseable {
 				cluster.replicate();
 			}
 			cluster.awaitEveryNode(cluster::knowsEveryNode, "agree");
+			// cluster_state is ok before every node has heard which master serves each slot (full coverage is
+			// not required), and a client that reads its first view from such a node would miss a master
+			await(() -> cluster.nodes.stream()
+				.allMatch((node) -> node.command("CLUSTER", "INFO").contains("cluster_slots_ok:" + SLOTS)),
+					"see every slot served");
 			return cluster;
 		}
 		catch (RuntimeException ex) {
