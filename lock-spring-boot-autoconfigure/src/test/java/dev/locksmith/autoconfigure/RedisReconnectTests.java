@@ -20,6 +20,7 @@ import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.testing.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * How soon locking resumes once Redis answers again after a long outage, as an application configured by
@@ -71,20 +72,24 @@ class RedisReconnectTests {
 
 					redis.stop();
 					nodes.get(0).stop();
-					Thread.sleep(OUTAGE.toMillis());   // the outage itself, not a wait for some condition
+					// the outage lasts OUTAGE, and the store is seen down all along it
+					await("the outage, seen by the health ping").pollDelay(OUTAGE)
+						.atMost(OUTAGE.plusSeconds(30))
+						.until(() -> !pings(health));
 					redis.restart();
 					nodes.get(0).restart();
 					long restarted = System.nanoTime();
 					nodes.get(1).stop();   // so that no lock is granted without the restarted server
 
 					Duration[] recovery = new Duration[3];
-					long deadline = restarted + Duration.ofSeconds(60).toNanos();
-					while (Arrays.asList(recovery).contains(null) && System.nanoTime() < deadline) {
-						recordRecovery(recovery, 0, restarted, () -> locks(onRedis));
-						recordRecovery(recovery, 1, restarted, () -> locks(onRedlock));
-						recordRecovery(recovery, 2, restarted, () -> pings(health));
-						Thread.sleep(50);
-					}
+					await("locking and health back").atMost(Duration.ofSeconds(60))
+						.pollInterval(Duration.ofMillis(50))
+						.until(() -> {
+							recordRecovery(recovery, 0, restarted, () -> locks(onRedis));
+							recordRecovery(recovery, 1, restarted, () -> locks(onRedlock));
+							recordRecovery(recovery, 2, restarted, () -> pings(health));
+							return !Arrays.asList(recovery).contains(null);
+						});
 
 					System.out.printf("After a %d s outage, the first lock %s on the Redis store (health ping %s) "
 							+ "and %s on Redlock (with the restarted server and without another) after Redis "
