@@ -103,6 +103,7 @@ class ClockAndNetworkFaultTests {
 
 	@BeforeParameterizedClassInvocation
 	void start() throws Exception {
+		this.checker = null; // the previous server's, until this one starts
 		if (this.version == RedisVersion.BUNDLED && FakeClock.library().isPresent()) {
 			this.clock = FakeClock.create();
 			this.store = RedisServer.start(this.clock);
