@@ -2,7 +2,6 @@ package dev.locksmith.autoconfigure;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -10,9 +9,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 import dev.locksmith.core.FencedValues;
-import dev.locksmith.core.LockAdministration;
-import dev.locksmith.core.LockBackend;
-import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.test.inmemory.InMemoryFencedValues;
 import dev.locksmith.test.inmemory.InMemoryLockBackend;
 
@@ -29,24 +26,10 @@ class InMemoryStoreConfiguration {
 	private static final Log logger = LogFactory.getLog(InMemoryStoreConfiguration.class);
 
 	@Bean
-	@ConditionalOnMissingBean(LockBackend.class)
-	InMemoryLockBackend lockBackend(LocksmithProperties properties) {
+	@ConditionalOnMissingBean(LockStore.class)
+	InMemoryLockBackend lockStore(LocksmithProperties properties) {
 		logger.info("Locks are kept in this JVM's memory (locksmith.store=in-memory): for tests only");
 		return new InMemoryLockBackend(properties.getWait().getClaimLease());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	@ConditionalOnBean(InMemoryLockBackend.class)
-	ReleaseNotifications inMemoryReleaseNotifications(InMemoryLockBackend backend) {
-		return backend.releaseNotifications();
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	@ConditionalOnBean(InMemoryLockBackend.class)
-	LockAdministration lockAdministration(InMemoryLockBackend backend) {
-		return backend.administration();
 	}
 
 	@Bean

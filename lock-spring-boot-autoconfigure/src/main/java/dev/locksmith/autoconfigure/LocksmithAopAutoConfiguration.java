@@ -20,7 +20,7 @@ import org.springframework.transaction.TransactionExecutionListener;
 import dev.locksmith.aop.DistributedLockAdvisor;
 import dev.locksmith.aop.DistributedLockMethodValidator;
 import dev.locksmith.aop.LeaseCheckingTransactionListener;
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.core.LockService;
 
 /**
@@ -65,7 +65,7 @@ public final class LocksmithAopAutoConfiguration {
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static DistributedLockMethodValidator distributedLockMethodValidator(
-			ObjectProvider<DistributedLockAdvisor> advisor, ObjectProvider<LockBackend> store,
+			ObjectProvider<DistributedLockAdvisor> advisor, ObjectProvider<LockStore> store,
 			ListableBeanFactory beanFactory, Environment environment) {
 		return new DistributedLockMethodValidator(() -> {
 			requireLockService(beanFactory, environment);

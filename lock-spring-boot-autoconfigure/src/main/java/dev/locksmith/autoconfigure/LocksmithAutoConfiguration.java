@@ -4,6 +4,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
@@ -14,12 +15,12 @@ import org.springframework.context.annotation.Lazy;
 import org.springframework.core.type.AnnotationMetadata;
 
 import dev.locksmith.core.DefaultLockService;
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockEventListener;
 import dev.locksmith.core.LockLostEvent;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
-import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.core.observation.LockAcquisitionObservationConvention;
 import dev.locksmith.core.observation.LockHoldObservationConvention;
 
@@ -50,18 +51,17 @@ public final class LocksmithAutoConfiguration {
 	@Bean
 	@Lazy(false)
 	@ConditionalOnMissingBean(LockService.class)
-	DefaultLockService lockService(ObjectProvider<LockBackend> backend,
-			ObjectProvider<ReleaseNotifications> releaseNotifications, LocksmithProperties properties,
+	DefaultLockService lockService(ObjectProvider<LockStore> lockStore, LocksmithProperties properties,
 			ApplicationEventPublisher eventPublisher, ObjectProvider<LockEventListener> listeners,
 			ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<LockAcquisitionObservationConvention> acquisitionConvention,
 			ObjectProvider<LockHoldObservationConvention> holdConvention) {
-		LockBackend store = backend.getIfAvailable();
+		LockStore store = lockStore.getIfAvailable();
 		if (store == null) {
 			throw NoLockStoreException.forStore(properties.getStore());
 		}
 		DefaultLockService.Builder builder = DefaultLockService.builder(store)
-			.releaseNotifications(releaseNotifications.getIfAvailable())
+			.releaseNotifications(properties.getWait().getStrategy() == LocksmithProperties.WaitStrategy.PUBSUB)
 			.renewal(properties.getRenewal().isEnabled())
 			.observationRegistry(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP))
 			.acquisitionObservationConvention(acquisitionConvention.getIfAvailable())
@@ -90,6 +90,15 @@ public final class LocksmithAutoConfiguration {
 		});
 		listeners.orderedStream().forEach(builder::listener);
 		return builder.build();
+	}
+
+	/** What operators see and do in the store, for the Actuator endpoints, each call bounded as the engine's. */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(LockStore.class)
+	LockAdministration lockAdministration(LockStore store, LocksmithProperties properties) {
+		return EngineProperty.apply("locksmith.redis-timeout", properties.getRedisTimeout(),
+				() -> LockAdministration.of(store, properties.getRedisTimeout()));
 	}
 
 	/** Imports every store's configuration; {@link LockStoreCondition} lets the selected one apply. */

@@ -20,9 +20,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.core.FencedValues;
-import dev.locksmith.core.LockAdministration;
-import dev.locksmith.core.LockBackend;
-import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.redis.RedisFencedValues;
 import dev.locksmith.redis.RedisLockStore;
 
@@ -46,9 +44,9 @@ class RedisStoreConfiguration {
 		this.connectionFactory = new LockConnectionFactoryChoice(marked, connectionFactories, beanFactory);
 	}
 
-	/** The store, which the context starts and closes with the parts it made for the beans below. */
+	/** The store, which the context starts and closes with the parts it made; one the application defines wins. */
 	@Bean
-	@ConditionalOnMissingBean
+	@ConditionalOnMissingBean(LockStore.class)
 	RedisLockStore redisLockStore(LocksmithProperties properties) {
 		RedisLockStore.Builder store = RedisLockStore.builder(this.connectionFactory.connectionFactory());
 		EngineProperty.apply("locksmith.key-prefix", properties.getKeyPrefix(),
@@ -58,30 +56,10 @@ class RedisStoreConfiguration {
 			.build();
 	}
 
-	@Bean(destroyMethod = "")
-	@ConditionalOnMissingBean(LockBackend.class)
-	LockBackend lockBackend(RedisLockStore store) {
-		return store.lockBackend();
-	}
-
 	@Bean
 	@ConditionalOnMissingBean
 	FencedValues fencedValues() {
 		return new RedisFencedValues(this.connectionFactory.connectionFactory());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	LockAdministration lockAdministration(RedisLockStore store, LocksmithProperties properties) {
-		return EngineProperty.apply("locksmith.redis-timeout", properties.getRedisTimeout(),
-				() -> new TimeBoundedLockAdministration(store.lockAdministration(), properties.getRedisTimeout()));
-	}
-
-	@Bean(destroyMethod = "")
-	@ConditionalOnMissingBean(ReleaseNotifications.class)
-	@ConditionalOnProperty(name = "locksmith.wait.strategy", havingValue = "pubsub", matchIfMissing = true)
-	ReleaseNotifications redisReleaseNotifications(RedisLockStore store) {
-		return store.releaseNotifications();
 	}
 
 	/**

@@ -11,9 +11,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-import dev.locksmith.core.LockAdministration;
-import dev.locksmith.core.LockBackend;
-import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.redis.RedlockLockStore;
 
 /**
@@ -30,10 +28,10 @@ class RedlockStoreConfiguration {
 
 	/**
 	 * The store, with its connections to the servers, which the context starts and closes with the parts
-	 * it made for the beans below.
+	 * it made; one the application defines wins.
 	 */
 	@Bean
-	@ConditionalOnMissingBean
+	@ConditionalOnMissingBean(LockStore.class)
 	RedlockLockStore redlockLockStore(LocksmithProperties properties) {
 		RedlockLockStore.Builder store = RedlockLockStore.builder(properties.getRedlock().getNodes())
 			.source(NODES_PROPERTY)
@@ -54,26 +52,6 @@ class RedlockStoreConfiguration {
 		catch (IllegalArgumentException ex) {
 			throw NoLockStoreException.forRedlockNodes(ex);
 		}
-	}
-
-	@Bean(destroyMethod = "")
-	@ConditionalOnMissingBean(LockBackend.class)
-	LockBackend lockBackend(RedlockLockStore store) {
-		return store.lockBackend();
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	LockAdministration lockAdministration(RedlockLockStore store, LocksmithProperties properties) {
-		return EngineProperty.apply("locksmith.redis-timeout", properties.getRedisTimeout(),
-				() -> new TimeBoundedLockAdministration(store.lockAdministration(), properties.getRedisTimeout()));
-	}
-
-	@Bean(destroyMethod = "")
-	@ConditionalOnMissingBean(ReleaseNotifications.class)
-	@ConditionalOnProperty(name = "locksmith.wait.strategy", havingValue = "pubsub", matchIfMissing = true)
-	ReleaseNotifications redlockReleaseNotifications(RedlockLockStore store) {
-		return store.releaseNotifications();
 	}
 
 }

@@ -13,7 +13,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.LockMode;
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockOwner;
+import dev.locksmith.core.LockStore;
+import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.core.StoreAdministration;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,7 +51,7 @@ class SharedLockStoreStartupTests {
 			FailureAnalysis analysis = StartupFailureAnalysis.of(context.getStartupFailure());
 			assertThat(analysis).as("analysed by Locksmith").isNotNull();
 			assertThat(analysis.getDescription()).isEqualTo("@DistributedLock on Reports.read(String): mode = READ "
-					+ "needs a lock store that grants shares, but the lock store RedlockLockBackend holds exclusive "
+					+ "needs a lock store that grants shares, but the lock store RedlockLockStore holds exclusive "
 					+ "locks only");
 			assertThat(analysis.getAction()).startsWith("Use mode = WRITE with permits = 1 on Reports.read(String), "
 					+ "or keep its locks in a store that grants read locks and permits: locksmith.store=redis");
@@ -60,7 +63,7 @@ class SharedLockStoreStartupTests {
 		onRedlock().withBean(Renderer.class).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).hasStackTraceContaining("@DistributedLock on Renderer.render(): "
-					+ "permits = 4 needs a lock store that grants shares, but the lock store RedlockLockBackend holds "
+					+ "permits = 4 needs a lock store that grants shares, but the lock store RedlockLockStore holds "
 					+ "exclusive locks only");
 		});
 	}
@@ -73,7 +76,7 @@ class SharedLockStoreStartupTests {
 	@Test
 	void aStoreOfOnesOwnThatGrantsNoSharesIsAskedToo() {
 		AspectContexts.onRedis(first.server())
-			.withBean(LockBackend.class, ExclusiveOnlyStore::new)
+			.withBean(LockStore.class, ExclusiveOnlyStore::new)
 			.withBean(Reports.class)
 			.run((context) -> assertThat(context).getFailure()
 				.hasMessageContaining("@DistributedLock on Reports.read(String): mode = READ needs a lock store that "
@@ -114,17 +117,22 @@ class SharedLockStoreStartupTests {
 	}
 
 	/** A store whose every call fails: only its answer to {@link #grantsShares()} matters here. */
-	static class ExclusiveOnlyStore implements LockBackend {
+	static class ExclusiveOnlyStore implements LockStore {
 
 		@Override
-		public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
-				Duration queueFor) {
+		public CompletableFuture<AcquireResult> tryAcquire(AcquireRequest request) {
 			return CompletableFuture.failedFuture(new UnsupportedOperationException());
 		}
 
 		@Override
-		public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
+		public CompletableFuture<Integer> release(List<String> keys, LockOwner owner,
+				ReleaseNotifications.Listener handOvers) {
 			return CompletableFuture.failedFuture(new UnsupportedOperationException());
+		}
+
+		@Override
+		public StoreAdministration administration() {
+			throw new UnsupportedOperationException();
 		}
 
 		@Override

@@ -22,17 +22,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ArchitectureTests {
 
 	/**
-	 * Classes outside {@code core} that still use {@code core.internal}, from before this rule: the list may
-	 * only shrink. Mostly {@code KeyMasking}, the store time limits and the lock frames of the aspect.
+	 * Classes outside {@code core} that still use {@code core.internal}: the list may only shrink. The aspect's
+	 * use of the engine's lock frames and locked calls.
 	 */
-	private static final List<String> KNOWN_INTERNAL_USERS = List.of("dev.locksmith.actuate.LocksEndpoint",
-			"dev.locksmith.aop.DistributedLockInterceptor", "dev.locksmith.aop.LeaseCheckingTransactionListener",
-			"dev.locksmith.aop.ReactiveLocking", "dev.locksmith.autoconfigure.TimeBoundedLockAdministration",
-			"dev.locksmith.redis.RedisShares", "dev.locksmith.redis.ScriptCalls",
-			"dev.locksmith.redis.NodeAnswer", "dev.locksmith.redis.QuorumAcquisition",
-			"dev.locksmith.redis.RedlockLockAdministration", "dev.locksmith.redis.RedlockLockBackend",
-			// scanned since the in-memory store became a module of its own
-			"dev.locksmith.test.inmemory.InMemoryLockStore");
+	private static final List<String> KNOWN_INTERNAL_USERS = List.of("dev.locksmith.aop.DistributedLockInterceptor",
+			"dev.locksmith.aop.LeaseCheckingTransactionListener", "dev.locksmith.aop.ReactiveLocking");
 
 	private static final String INTERNAL = "dev.locksmith.core.internal..";
 
@@ -121,6 +115,16 @@ class ArchitectureTests {
 			.should()
 			.dependOnClassesThat()
 			.resideInAPackage("dev.locksmith.aop.."));
+	}
+
+	/** A store, Locksmith's as one of a user's own, is written on the public SPI only. */
+	@Test
+	void storesUseNoInternalsOfTheEngine() {
+		check(noClasses().that()
+			.resideInAnyPackage("dev.locksmith.redis..", "dev.locksmith.test.inmemory..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage(INTERNAL));
 	}
 
 	@Test

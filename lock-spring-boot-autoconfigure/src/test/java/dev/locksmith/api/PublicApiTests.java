@@ -44,8 +44,11 @@ class PublicApiTests {
 					"dev.locksmith.core.observation.DefaultLockAcquisitionObservationConvention",
 					"dev.locksmith.core.observation.DefaultLockHoldObservationConvention",
 					// a store of one's own, and the engine that runs on it
-					"dev.locksmith.core.LockBackend", "dev.locksmith.core.LockAdministration",
-					"dev.locksmith.core.ReleaseNotifications", "dev.locksmith.core.DefaultLockService"),
+					"dev.locksmith.core.LockStore", "dev.locksmith.core.LockOwner", "dev.locksmith.core.LockShare",
+					"dev.locksmith.core.StoreAdministration", "dev.locksmith.core.LockAdministration",
+					"dev.locksmith.core.ReleaseNotifications", "dev.locksmith.core.StoreBusyException",
+					"dev.locksmith.core.StoreFailures", "dev.locksmith.core.KeyMasking",
+					"dev.locksmith.core.DefaultLockService"),
 			// for applications that wire Locksmith without auto-configuration: one entry type per store
 			"locksmith-redis", List.of("dev.locksmith.redis.RedisLockStore", "dev.locksmith.redis.RedlockLockStore",
 					"dev.locksmith.redis.RedisFencedValues"),

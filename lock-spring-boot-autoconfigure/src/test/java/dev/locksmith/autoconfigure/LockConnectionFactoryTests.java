@@ -84,7 +84,7 @@ class LockConnectionFactoryTests {
 				Reports reports = context.getBean(Reports.class);
 				LettuceConnectionFactory connection = sessionRedis.server().connectionFactory();
 				try (DefaultLockService otherOwner = DefaultLockService
-					.builder(RedisLockStore.builder(connection).build().lockBackend())
+					.builder(RedisLockStore.builder(connection).build())
 					.build()) {
 					boolean refusedInside = reports.build(() -> otherOwner.isLocked("daily")
 							&& otherOwner.tryAcquire("daily", OTHER_OWNER).isEmpty()

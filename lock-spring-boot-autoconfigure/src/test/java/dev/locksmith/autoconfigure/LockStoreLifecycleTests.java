@@ -57,7 +57,7 @@ class LockStoreLifecycleTests {
 	@Test
 	void nothingRunsBeforeTheContextStarts() {
 		RedisLockStore store = RedisLockStore.builder(new LettuceConnectionFactory()).build();
-		store.releaseNotifications();
+		store.notifications();
 		assertThat(store.isRunning()).isFalse();
 		assertThat(store.getPhase()).isLessThan(WEB_SERVER_PHASE);
 	}
@@ -66,7 +66,7 @@ class LockStoreLifecycleTests {
 	void theRedlockStoreConnectsOnlyWhenStartedBeforeTheWebServer() {
 		List<String> urls = List.of("redis://localhost:1", "redis://localhost:2", "redis://localhost:3");
 		try (RedlockLockStore store = RedlockLockStore.builder(urls).timeout(Duration.ofSeconds(1)).build()) {
-			store.releaseNotifications();
+			store.notifications();
 			assertThat(store.isRunning()).as("not connected by the builder").isFalse();
 			assertThat(store.getPhase()).isLessThan(WEB_SERVER_PHASE);
 		}

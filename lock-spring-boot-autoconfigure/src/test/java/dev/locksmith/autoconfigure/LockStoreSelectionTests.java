@@ -13,7 +13,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.locksmith.test.inmemory.InMemoryLockBackend;
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
@@ -38,7 +38,7 @@ class LockStoreSelectionTests {
 	@Test
 	void redisIsTheStoreWhenNoneIsSelected() {
 		onRedis().run((context) -> {
-			assertThat(context).getBean(LockBackend.class).isSameAs(context.getBean(RedisLockStore.class).lockBackend());
+			assertThat(context).getBean(LockStore.class).isSameAs(context.getBean(RedisLockStore.class));
 			try (LockHandle handle = context.getBean(LockService.class)
 				.acquire("orders:1", LockOptions.ofTtl(Duration.ofSeconds(30)))) {
 				assertThat(redisServer.server().command("EXISTS", "lock:{orders:1}")).isEqualTo("1");
@@ -49,7 +49,7 @@ class LockStoreSelectionTests {
 	@Test
 	void redisIsSelectedByAnySpellingTheBinderAccepts() {
 		onRedis().withPropertyValues("locksmith.store=REDIS")
-			.run((context) -> assertThat(context).getBean(LockBackend.class).isSameAs(context.getBean(RedisLockStore.class).lockBackend()));
+			.run((context) -> assertThat(context).getBean(LockStore.class).isSameAs(context.getBean(RedisLockStore.class)));
 	}
 
 	@Test

@@ -31,14 +31,13 @@ import dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration;
 import dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration;
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.FencedValues;
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostEvent;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
-import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.redis.RedisFencedValues;
 import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.testing.RedisServer;
@@ -77,9 +76,8 @@ class LocksmithAutoConfigurationTests {
 	void providesALockServiceOnTheApplicationsRedis() {
 		onRedis().withPropertyValues("locksmith.key-prefix=app:").run((context) -> {
 			assertThat(context).hasSingleBean(LockService.class)
-				.hasSingleBean(LockBackend.class)
-				.hasSingleBean(RedisLockStore.class)
-				.hasSingleBean(ReleaseNotifications.class);
+				.hasSingleBean(LockStore.class)
+				.hasSingleBean(RedisLockStore.class);
 			try (LockHandle handle = context.getBean(LockService.class)
 				.acquire("orders:1", LockOptions.ofTtl(Duration.ofSeconds(30)))) {
 				assertThat(redis.command("EXISTS", "app:{orders:1}")).isEqualTo("1");
@@ -114,7 +112,7 @@ class LocksmithAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(LocksmithProperties.class)
 				.hasSingleBean(DistributedLockAdvisor.class)
-				.doesNotHaveBean(LockBackend.class));
+				.doesNotHaveBean(LockStore.class));
 	}
 
 	@Test
@@ -177,7 +175,7 @@ class LocksmithAutoConfigurationTests {
 	@Test
 	void isOffWhenDisabled() {
 		onRedis().withPropertyValues("locksmith.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(LockService.class).doesNotHaveBean(LockBackend.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(LockService.class).doesNotHaveBean(LockStore.class));
 	}
 
 	@Test
@@ -189,15 +187,6 @@ class LocksmithAutoConfigurationTests {
 					.isInstanceOf(NoLockStoreException.class)
 					.hasMessageStartingWith("No LockService could be set up for locksmith.store=redis: it needs a "
 							+ "RedisConnectionFactory bean");
-			});
-	}
-
-	@Test
-	void theApplicationsOwnReleaseNotificationsReplaceRedisPubSub() {
-		onRedis().withBean("ownNotifications", ReleaseNotifications.class, OwnReleaseNotifications::new)
-			.run((context) -> {
-				assertThat(context).hasNotFailed().hasSingleBean(ReleaseNotifications.class);
-				assertThat(context).getBean(ReleaseNotifications.class).isInstanceOf(OwnReleaseNotifications.class);
 			});
 	}
 
@@ -220,7 +209,7 @@ class LocksmithAutoConfigurationTests {
 	@Test
 	void thePollStrategySubscribesToNothing() {
 		onRedis().withPropertyValues("locksmith.wait.strategy=poll").run((context) -> {
-			assertThat(context).hasSingleBean(LockService.class).doesNotHaveBean(ReleaseNotifications.class);
+			assertThat(context).hasSingleBean(LockService.class);
 			LockService locks = context.getBean(LockService.class);
 			try (LockHandle held = locks.acquire("polled", LockOptions.ofTtl(Duration.ofSeconds(30)))) {
 				assertThat(locks.tryAcquire("polled", LockOptions.ofTtl(Duration.ofSeconds(30))
@@ -322,7 +311,7 @@ class LocksmithAutoConfigurationTests {
 	static class CustomLockService {
 
 		final LockService lockService = DefaultLockService
-			.builder(RedisLockStore.builder(new LettuceConnectionFactory()).keyPrefix("custom:").build().lockBackend())
+			.builder(RedisLockStore.builder(new LettuceConnectionFactory()).keyPrefix("custom:").build())
 			.build();
 
 		@Bean
@@ -359,23 +348,6 @@ class LocksmithAutoConfigurationTests {
 	}
 
 	/** Release notifications of the application's own, which deliver nothing: waiters re-check. */
-	static class OwnReleaseNotifications implements ReleaseNotifications {
-
-		@Override
-		public void listen(Listener listener) {
-		}
-
-		@Override
-		public boolean watch(String key, Duration maxWait) {
-			return false;
-		}
-
-		@Override
-		public void unwatch(String key) {
-		}
-
-	}
-
 	/** A bean with a locked method, called through whatever proxy the context made. */
 	static class Reports {
 

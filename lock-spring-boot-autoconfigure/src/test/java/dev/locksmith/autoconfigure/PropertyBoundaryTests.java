@@ -60,7 +60,7 @@ class PropertyBoundaryTests {
 	private static final String OUTCOMES = """
 			default-ttl                 | ttl must be at least 1ms               | starts  | ttl must be at least 1ms               | starts | over   | unbound | unbound | starts
 			default-wait-time           | starts                                 | starts  | waitTime must not be negative          | starts | over   | unbound | unbound | starts
-			redis-timeout               | timeout must be at least 1ms           | starts* | timeout must be at least 1ms           | starts | over   | unbound | unbound | starts
+			redis-timeout               | storeTimeout must be at least 1ms      | starts* | storeTimeout must be at least 1ms      | starts | over   | unbound | unbound | starts
 			drift-allowance             | starts                                 | starts  | driftAllowance must not be negative    | starts | over   | unbound | unbound | starts
 			wait.recheck-interval       | recheckInterval must be at least 1ms   | starts  | recheckInterval must be at least 1ms   | starts | over   | unbound | unbound | starts
 			wait.claim-lease            | starts                                 | starts  | starts                                 | starts | over   | unbound | unbound | starts
@@ -210,7 +210,7 @@ class PropertyBoundaryTests {
 		private final DefaultLockService locks;
 
 		SecondOwner(String prefix) {
-			this.locks = DefaultLockService.builder(RedisLockStore.builder(this.connections).keyPrefix(prefix).build().lockBackend())
+			this.locks = DefaultLockService.builder(RedisLockStore.builder(this.connections).keyPrefix(prefix).build())
 				.build();
 		}
 

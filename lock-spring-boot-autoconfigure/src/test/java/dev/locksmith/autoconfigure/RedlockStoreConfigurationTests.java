@@ -21,10 +21,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.locksmith.actuate.LocksHealthIndicator;
 import dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration;
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
-import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.redis.RedlockLockStore;
 import dev.locksmith.redis.TestLockKeys;
@@ -64,9 +63,7 @@ class RedlockStoreConfigurationTests {
 	void locksOnEveryConfiguredServerWithLocksmithStoreRedlock() {
 		this.runner.withPropertyValues("locksmith.store=redlock", nodes(servers)).run((context) -> {
 			assertThat(context).hasSingleBean(LockService.class);
-			assertThat(context.getBean(LockBackend.class)).isSameAs(context.getBean(RedlockLockStore.class).lockBackend());
-			assertThat(context.getBean(ReleaseNotifications.class))
-				.isSameAs(context.getBean(RedlockLockStore.class).releaseNotifications());
+			assertThat(context.getBean(LockStore.class)).isSameAs(context.getBean(RedlockLockStore.class));
 			context.getBean(LockService.class).runLocked("orders:1", LockOptions.ofTtl(Duration.ofSeconds(30)),
 					() -> assertThat(servers).allSatisfy(
 							(server) -> assertThat(server.command("EXISTS", TestLockKeys.lockKey("orders:1"))).isEqualTo("1")));
@@ -74,22 +71,10 @@ class RedlockStoreConfigurationTests {
 	}
 
 	@Test
-	void theApplicationsOwnReleaseNotificationsReplaceRedlockPubSub() {
-		this.runner.withPropertyValues("locksmith.store=redlock", nodes(servers))
-			.withBean("ownNotifications", ReleaseNotifications.class,
-					LocksmithAutoConfigurationTests.OwnReleaseNotifications::new)
-			.run((context) -> {
-				assertThat(context).hasNotFailed().hasSingleBean(ReleaseNotifications.class);
-				assertThat(context).getBean(ReleaseNotifications.class)
-					.isInstanceOf(LocksmithAutoConfigurationTests.OwnReleaseNotifications.class);
-			});
-	}
-
-	@Test
 	void startsWithoutTheApplicationsRedis() {
 		this.withoutDataRedis.withPropertyValues("locksmith.store=redlock", nodes(servers)).run((context) -> {
 				assertThat(context).hasNotFailed().doesNotHaveBean(RedisConnectionFactory.class);
-				assertThat(context.getBean(LockBackend.class)).isSameAs(context.getBean(RedlockLockStore.class).lockBackend());
+				assertThat(context.getBean(LockStore.class)).isSameAs(context.getBean(RedlockLockStore.class));
 				LockService locks = context.getBean(LockService.class);
 				locks.runLocked("orders:2", locks.options(), () -> assertThat(servers).allSatisfy(
 						(server) -> assertThat(server.command("EXISTS", TestLockKeys.lockKey("orders:2"))).isEqualTo("1")));
@@ -112,8 +97,8 @@ class RedlockStoreConfigurationTests {
 	@Test
 	void keepsTheApplicationsRedisUnlessLocksmithStoreIsRedlock() {
 		this.runner.withPropertyValues(nodes(servers))
-			.run((context) -> assertThat(context.getBean(LockBackend.class))
-				.isSameAs(context.getBean(RedisLockStore.class).lockBackend()));
+			.run((context) -> assertThat(context.getBean(LockStore.class))
+				.isSameAs(context.getBean(RedisLockStore.class)));
 	}
 
 	@Test

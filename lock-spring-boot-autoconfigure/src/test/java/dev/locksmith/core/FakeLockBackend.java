@@ -1,7 +1,9 @@
 package dev.locksmith.core;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -10,7 +12,7 @@ import java.util.function.Function;
  * A store that answers at once, for tests of the engine's in-process concurrency: grants every
  * acquisition, counts releases, and answers each extension as {@code extensions} says.
  */
-final class FakeLockBackend implements LockBackend {
+final class FakeLockBackend implements LockStore {
 
 	private final AtomicInteger releases = new AtomicInteger();
 
@@ -44,13 +46,14 @@ final class FakeLockBackend implements LockBackend {
 	}
 
 	@Override
-	public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
-			Duration queueFor) {
-		return CompletableFuture.completedFuture(AcquireResult.granted(keys.stream().map((key) -> 1L).toList()));
+	public CompletableFuture<AcquireResult> tryAcquire(AcquireRequest request) {
+		Map<String, Long> tokens = new LinkedHashMap<>();
+		request.keys().forEach((key) -> tokens.put(key, 1L));
+		return CompletableFuture.completedFuture(AcquireResult.granted(tokens));
 	}
 
 	@Override
-	public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
+	public CompletableFuture<Integer> release(List<String> keys, LockOwner owner, ReleaseNotifications.Listener handOvers) {
 		this.releases.incrementAndGet();
 		this.onRelease.run();
 		return CompletableFuture.completedFuture(keys.size());
@@ -65,6 +68,34 @@ final class FakeLockBackend implements LockBackend {
 	@Override
 	public CompletableFuture<Boolean> isLocked(String key) {
 		return CompletableFuture.completedFuture(false);
+	}
+
+	/** Holds nothing an operator could see. */
+	@Override
+	public StoreAdministration administration() {
+		return new StoreAdministration() {
+
+			@Override
+			public String storeDescription() {
+				return "fake";
+			}
+
+			@Override
+			public CompletableFuture<Void> ping() {
+				return CompletableFuture.completedFuture(null);
+			}
+
+			@Override
+			public CompletableFuture<List<LockAdministration.StoredLock>> storedLocks(int limit) {
+				return CompletableFuture.completedFuture(List.of());
+			}
+
+			@Override
+			public CompletableFuture<Boolean> forceRelease(String key) {
+				return CompletableFuture.completedFuture(false);
+			}
+
+		};
 	}
 
 }

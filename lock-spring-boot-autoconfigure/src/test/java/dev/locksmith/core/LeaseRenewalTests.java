@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-import dev.locksmith.core.LockBackend.LeaseExtension;
+import dev.locksmith.core.LockStore.LeaseExtension;
 import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
@@ -42,7 +42,7 @@ class LeaseRenewalTests {
 
 	private RedisLockStore store;
 
-	private LockBackend backend;
+	private LockStore backend;
 
 	private DefaultLockService locks;
 
@@ -51,14 +51,14 @@ class LeaseRenewalTests {
 		this.redis = redisServer.server();
 		this.connections = this.redis.connectionFactory();
 		this.store = RedisLockStore.builder(this.connections).build();
-		this.backend = this.store.lockBackend();
+		this.backend = this.store;
 		this.locks = DefaultLockService.builder(this.backend).storeTimeout(Duration.ofSeconds(5)).build();
 		// The first store call of a cold JVM (connecting, loading classes and scripts) can outlast the store
 		// timeout on a loaded machine; pay for it here, not inside the behaviour under test. Extending a lease
 		// nobody holds goes through the whole store path and leaves no key behind.
 		await().atMost(Duration.ofMinutes(1))
 			.ignoreExceptions()
-			.until(() -> this.backend.extend(List.of(new LeaseExtension("warm-up", "nobody", Duration.ofSeconds(1))))
+			.until(() -> this.backend.extend(List.of(new LeaseExtension("warm-up", LockOwner.exclusive("nobody"), Duration.ofSeconds(1))))
 				.get(0)
 				.get(5, TimeUnit.SECONDS), (extended) -> !extended);
 	}

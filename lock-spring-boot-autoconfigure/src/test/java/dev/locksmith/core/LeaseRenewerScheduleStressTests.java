@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import java.util.Map;
 
 /**
  * The {@link LeaseRenewer}'s single pending tick under a generated schedule: worker threads register,
@@ -105,7 +106,7 @@ class LeaseRenewerScheduleStressTests {
 		}
 
 		/** The store's answer to one extension, on the renewal thread: late, failed or refused as the seed says. */
-		private CompletableFuture<Boolean> answer(LockBackend.LeaseExtension lease) {
+		private CompletableFuture<Boolean> answer(LockStore.LeaseExtension lease) {
 			int roll;
 			synchronized (this.storeRandom) {
 				roll = this.storeRandom.nextInt(100);
@@ -208,7 +209,7 @@ class LeaseRenewerScheduleStressTests {
 		}
 
 		private DefaultLockHandle newHandle(int ttlMillis) {
-			return new DefaultLockHandle(this.service.leases(), List.of("k"), "owner", List.of(1L),
+			return new DefaultLockHandle(this.service.leases(), List.of("k"), LockOwner.exclusive("owner"), Map.of("k", 1L),
 					LockOptions.ofTtl(Duration.ofMillis(ttlMillis)), Duration.ofMillis(1), System.nanoTime(),
 					Duration.ofMillis(ttlMillis), Observation.NOOP);
 		}

@@ -7,6 +7,7 @@ import io.micrometer.observation.Observation;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import java.util.Map;
 
 /** The local view of a lease errs short of the store's: the latest request sets it, and of two that crossed, the shorter. */
 class LeaseTests {
@@ -25,7 +26,7 @@ class LeaseTests {
 
 	@Test
 	void aRenewalSentBeforeAShorterExtensionDoesNotOverwriteItWhenItsAnswerComesLater() {
-		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
+		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), LockOwner.exclusive("owner"), Map.of("job", 1L),
 				LockOptions.ofTtl(Duration.ofSeconds(30)), Duration.ofMillis(10), SENT_AT, Duration.ofSeconds(30), Observation.NOOP);
 		long renewalSentAt = SENT_AT + 100;
 		long extensionSentAt = SENT_AT + 200;
@@ -39,7 +40,7 @@ class LeaseTests {
 
 	@Test
 	void aLongerExtensionThatCrossedARenewalCountsOnlyTheShorterLease() {
-		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
+		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), LockOwner.exclusive("owner"), Map.of("job", 1L),
 				LockOptions.ofTtl(Duration.ofSeconds(30)), Duration.ofMillis(10), System.nanoTime(), Duration.ofSeconds(30), Observation.NOOP);
 		long renewalSentAt = System.nanoTime();
 		long extensionSentAt = renewalSentAt + 100;
@@ -53,7 +54,7 @@ class LeaseTests {
 
 	@Test
 	void anExtensionSentAfterTheRenewalWasAnsweredCounts() {
-		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
+		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), LockOwner.exclusive("owner"), Map.of("job", 1L),
 				LockOptions.ofTtl(Duration.ofSeconds(30)), Duration.ofMillis(10), System.nanoTime(), Duration.ofSeconds(30), Observation.NOOP);
 		handle.renewed(System.nanoTime());
 		long extensionSentAt = System.nanoTime();
@@ -66,7 +67,7 @@ class LeaseTests {
 	@Test
 	void aHandleIsNotHeldOnceItsLocalLeaseRanOut() {
 		long sentLongAgo = System.nanoTime() - Duration.ofMillis(995).toNanos();
-		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), "owner", List.of(1L),
+		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), LockOwner.exclusive("owner"), Map.of("job", 1L),
 				LockOptions.ofTtl(Duration.ofSeconds(1)), Duration.ofMillis(10), sentLongAgo, Duration.ofSeconds(1), Observation.NOOP);
 
 		// leaseRuns() is isHeld() without reporting the loss: this handle belongs to no engine that could count it.

@@ -124,57 +124,18 @@ class NestedLockedCallTests {
 	}
 
 	/** A store that counts the acquisitions sent to it. */
-	private static final class CountingBackend implements LockBackend {
-
-		private final LockBackend store;
+	private static final class CountingBackend extends ForwardingStore {
 
 		private final AtomicInteger attempts = new AtomicInteger();
 
-		CountingBackend(LockBackend store) {
-			this.store = store;
+		CountingBackend(LockStore store) {
+			super(store);
 		}
 
 		@Override
-		public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
-				Duration queueFor) {
+		public CompletableFuture<AcquireResult> tryAcquire(AcquireRequest request) {
 			this.attempts.incrementAndGet();
-			return this.store.tryAcquire(keys, ownerToken, ttl, queueFor);
-		}
-
-		@Override
-		public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
-			return this.store.release(keys, ownerToken);
-		}
-
-		@Override
-		public CompletableFuture<Integer> release(List<String> keys, String ownerToken,
-				ReleaseNotifications.Listener handOvers) {
-			return this.store.release(keys, ownerToken, handOvers);
-		}
-
-		@Override
-		public List<CompletableFuture<Boolean>> extend(List<LeaseExtension> leases) {
-			return this.store.extend(leases);
-		}
-
-		@Override
-		public CompletableFuture<Boolean> isLocked(String key) {
-			return this.store.isLocked(key);
-		}
-
-		@Override
-		public boolean grantsShares() {
-			return this.store.grantsShares();
-		}
-
-		@Override
-		public Duration validity(Duration ttl) {
-			return this.store.validity(ttl);
-		}
-
-		@Override
-		public Duration claimLease() {
-			return this.store.claimLease();
+			return super.tryAcquire(request);
 		}
 
 	}

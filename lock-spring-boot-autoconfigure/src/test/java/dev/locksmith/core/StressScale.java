@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.micrometer.observation.Observation;
+import java.util.Map;
 
 /**
  * Sizes of the in-process concurrency tests: the default run is small enough for every build, and
@@ -23,13 +24,13 @@ final class StressScale {
 	}
 
 	/** An engine on {@code backend} that does not renew: built outside Lincheck, as its builder looks up the host name. */
-	static DefaultLockService serviceWithoutRenewal(LockBackend backend) {
+	static DefaultLockService serviceWithoutRenewal(LockStore backend) {
 		return DefaultLockService.builder(backend).instanceId("model").renewal(false).build();
 	}
 
 	/** A handle on key {@code k} of {@code service}, granted for a request sent at {@code requestedAtNanos}. */
 	static DefaultLockHandle handle(DefaultLockService service, Duration ttl, long requestedAtNanos) {
-		return new DefaultLockHandle(service.leases(), List.of("k"), "owner", List.of(1L), LockOptions.ofTtl(ttl),
+		return new DefaultLockHandle(service.leases(), List.of("k"), LockOwner.exclusive("owner"), Map.of("k", 1L), LockOptions.ofTtl(ttl),
 				Duration.ofMillis(10), requestedAtNanos, ttl, Observation.NOOP);
 	}
 

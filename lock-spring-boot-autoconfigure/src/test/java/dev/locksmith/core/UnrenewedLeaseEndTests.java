@@ -31,7 +31,7 @@ class UnrenewedLeaseEndTests {
 
 	private RedisLockStore store;
 
-	private LockBackend backend;
+	private LockStore backend;
 
 	private DefaultLockService locks;
 
@@ -41,7 +41,7 @@ class UnrenewedLeaseEndTests {
 	void createServices() {
 		this.connections = redisServer.server().connectionFactory();
 		this.store = RedisLockStore.builder(this.connections).build();
-		this.backend = this.store.lockBackend();
+		this.backend = this.store;
 		this.locks = DefaultLockService.builder(this.backend).storeTimeout(Duration.ofSeconds(5)).build();
 		this.otherOwner = DefaultLockService.builder(this.backend).storeTimeout(Duration.ofSeconds(5)).build();
 	}
@@ -106,7 +106,7 @@ class UnrenewedLeaseEndTests {
 		String owner = "waiter:0123456789abcdef0123456789abcdef";
 		// the release's hand-over, under a claim longer than any lease below
 		redisServer.server().command("SET", lockKey, owner, "PX", "10000");
-		LockRequest request = new LockRequest(List.of("job"), owner,
+		LockRequest request = new LockRequest(List.of("job"), LockOwner.exclusive(owner),
 				LockOptions.ofTtl(Duration.ofSeconds(3)).withRenew(false), null);
 		long toldTwoSecondsAgo = System.nanoTime() - Duration.ofSeconds(2).toNanos();
 

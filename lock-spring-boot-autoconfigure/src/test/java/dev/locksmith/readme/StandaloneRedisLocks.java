@@ -21,9 +21,7 @@ class StandaloneRedisLocks {
 			.keyPrefix("orders:")                   // default lock:
 			.claimLease(Duration.ofSeconds(2))      // default 2s
 			.build();
-		DefaultLockService locks = DefaultLockService.builder(store.lockBackend())
-			.releaseNotifications(store.releaseNotifications())
-			.build();
+		DefaultLockService locks = DefaultLockService.builder(store).build();
 		store.start();                              // subscribes for hand-overs, loads the scripts
 
 		try (LockHandle lock = locks.acquire("invoice:42", LockOptions.ofTtl(Duration.ofSeconds(30)))) {

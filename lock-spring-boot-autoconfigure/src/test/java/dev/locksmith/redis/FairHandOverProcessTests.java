@@ -118,9 +118,8 @@ class FairHandOverProcessTests {
 		LettuceConnectionFactory connections = this.redis.connectionFactory();
 		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connections, KEYS);
 		RedisLockBackend backend = new RedisLockBackend(connections, KEYS, recheckInterval.multipliedBy(2));
-		DefaultLockService service = DefaultLockService.builder(backend)
+		DefaultLockService service = DefaultLockService.builder(NotifyingStore.of(backend, notifications))
 			.recheckInterval(recheckInterval)
-			.releaseNotifications(notifications)
 			.build();
 		this.resources.add(0, connections::destroy);
 		this.resources.add(0, notifications::destroy);

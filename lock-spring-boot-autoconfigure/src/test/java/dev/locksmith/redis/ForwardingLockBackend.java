@@ -1,19 +1,33 @@
 package dev.locksmith.redis;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import dev.locksmith.core.LockBackend;
-import dev.locksmith.core.ReleaseNotifications.Listener;
+import org.jspecify.annotations.Nullable;
 
-/** A backend that forwards every call to a Redis backend; tests override what they watch or delay. */
-class ForwardingLockBackend implements LockBackend {
+import dev.locksmith.core.LockOwner;
+import dev.locksmith.core.LockStore;
+import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.core.ReleaseNotifications.Listener;
+import dev.locksmith.core.StoreAdministration;
+
+/**
+ * A store that forwards every lock call to a Redis backend, with the release notifications it is given;
+ * tests override what they watch or delay.
+ */
+class ForwardingLockBackend implements LockStore {
 
 	private final RedisLockBackend delegate;
 
+	private final @Nullable ReleaseNotifications notifications;
+
 	ForwardingLockBackend(RedisLockBackend delegate) {
+		this(delegate, null);
+	}
+
+	ForwardingLockBackend(RedisLockBackend delegate, @Nullable ReleaseNotifications notifications) {
 		this.delegate = delegate;
+		this.notifications = notifications;
 	}
 
 	RedisLockBackend delegate() {
@@ -21,19 +35,13 @@ class ForwardingLockBackend implements LockBackend {
 	}
 
 	@Override
-	public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
-			Duration queueFor) {
-		return this.delegate.tryAcquire(keys, ownerToken, ttl, queueFor);
+	public CompletableFuture<AcquireResult> tryAcquire(AcquireRequest request) {
+		return this.delegate.tryAcquire(request);
 	}
 
 	@Override
-	public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
-		return this.delegate.release(keys, ownerToken);
-	}
-
-	@Override
-	public CompletableFuture<Integer> release(List<String> keys, String ownerToken, Listener handOvers) {
-		return this.delegate.release(keys, ownerToken, handOvers);
+	public CompletableFuture<Integer> release(List<String> keys, LockOwner owner, Listener handOvers) {
+		return this.delegate.release(keys, owner, handOvers);
 	}
 
 	@Override
@@ -44,6 +52,16 @@ class ForwardingLockBackend implements LockBackend {
 	@Override
 	public CompletableFuture<Boolean> isLocked(String key) {
 		return this.delegate.isLocked(key);
+	}
+
+	@Override
+	public StoreAdministration administration() {
+		return this.delegate.administration();
+	}
+
+	@Override
+	public @Nullable ReleaseNotifications notifications() {
+		return this.notifications;
 	}
 
 }

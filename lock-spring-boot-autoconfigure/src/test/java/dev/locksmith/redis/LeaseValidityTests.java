@@ -7,8 +7,8 @@ import java.util.function.LongSupplier;
 
 import org.junit.jupiter.api.Test;
 
-import dev.locksmith.core.LockBackend.AcquireResult;
-import dev.locksmith.core.LockBackend.LeaseExtension;
+import dev.locksmith.core.LockStore.AcquireResult;
+import dev.locksmith.core.LockStore.LeaseExtension;
 import dev.locksmith.testing.RedisServer;
 
 import static dev.locksmith.redis.RedlockFixture.KEYS;
@@ -33,7 +33,7 @@ class LeaseValidityTests extends RedlockTestSupport {
 	void aQuorumGrantIsHeldWhileSomeValidityIsLeft() throws Exception {
 		RedlockLockBackend backend = backendTaking(VALIDITY.minusNanos(1));
 
-		AcquireResult result = backend.tryAcquire(List.of("job"), "owner-1", TTL, Duration.ZERO).get();
+		AcquireResult result = backend.tryAcquire(TestOwners.request(List.of("job"), "owner-1", TTL, Duration.ZERO)).get();
 
 		assertThat(result.acquired()).isTrue();
 		assertThat(servers.first(3)).allSatisfy(
@@ -44,7 +44,7 @@ class LeaseValidityTests extends RedlockTestSupport {
 	void aQuorumGrantThatTookTheWholeValidityIsRefusedAndReleasedEverywhere() throws Exception {
 		RedlockLockBackend backend = backendTaking(VALIDITY);
 
-		AcquireResult result = backend.tryAcquire(List.of("job"), "owner-1", TTL, Duration.ZERO).get();
+		AcquireResult result = backend.tryAcquire(TestOwners.request(List.of("job"), "owner-1", TTL, Duration.ZERO)).get();
 
 		assertThat(result.acquired()).isFalse();
 		assertThat(result.retryAfter()).isPositive();
@@ -56,7 +56,7 @@ class LeaseValidityTests extends RedlockTestSupport {
 	void aRenewalConfirmedAfterItsValidityDoesNotCount() throws Exception {
 		List<RedisServer> nodes = servers.first(3);
 		nodes.forEach((node) -> node.command("SET", KEYS.lockKey("job"), "owner-1", "PX", "30000"));
-		List<LeaseExtension> lease = List.of(new LeaseExtension("job", "owner-1", TTL));
+		List<LeaseExtension> lease = List.of(new LeaseExtension("job", TestOwners.owner("owner-1"), TTL));
 
 		assertThat(backendTaking(VALIDITY.minusNanos(1)).extend(lease).get(0).get()).isTrue();
 		assertThat(backendTaking(VALIDITY).extend(lease).get(0).get()).isFalse();

@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.locksmith.core.DefaultLockService;
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.testing.RedisServer;
 
@@ -36,11 +36,10 @@ final class LockEngines implements AutoCloseable {
 		for (int i = 0; i < count; i++) {
 			Connected store = connector.get();
 			this.resources.add(0, store.close());
-			DefaultLockService engine = DefaultLockService.builder(store.backend())
+			DefaultLockService engine = DefaultLockService.builder(NotifyingStore.of(store.backend(), store.notifications()))
 				.instanceId("p" + i)
 				.recheckInterval(recheckInterval)
 				.storeTimeout(Duration.ofSeconds(2))
-				.releaseNotifications(store.notifications())
 				.build();
 			store.notifications().watch("warm-up", Duration.ofSeconds(5));
 			store.notifications().unwatch("warm-up");
@@ -91,7 +90,7 @@ final class LockEngines implements AutoCloseable {
 	}
 
 	/** One engine's connection to the store: its backend, warmed up, its notifications, and how to close both. */
-	record Connected(LockBackend backend, ReleaseNotifications notifications, AutoCloseable close) {
+	record Connected(LockStore backend, ReleaseNotifications notifications, AutoCloseable close) {
 	}
 
 }

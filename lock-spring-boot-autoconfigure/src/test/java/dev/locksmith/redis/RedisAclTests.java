@@ -2,6 +2,7 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -59,10 +60,10 @@ class RedisAclTests {
 		try (LockHandle job = locks.tryAcquire("job", LONG).orElseThrow();
 				LockHandle report = locks.tryAcquire("report", LONG.withMode(LockMode.READ)).orElseThrow()) {
 			administration.ping();
-			assertThat(administration.storedLocks(10)).extracting(StoredLock::key, StoredLock::mode)
+			assertThat(administration.storedLocks(10).join()).extracting(StoredLock::key, StoredLock::mode)
 				.containsExactlyInAnyOrder(tuple("job", LockMode.WRITE),
 						tuple("report", LockMode.READ));
-			assertThat(administration.forceRelease("job")).isTrue();
+			assertThat(administration.forceRelease("job").join()).isTrue();
 			assertThat(redisServer.server().command("EXISTS", "lock:{job}")).isEqualTo("0");
 		}
 	}
@@ -136,7 +137,8 @@ class RedisAclTests {
 		RedisLockAdministration administration = new RedisLockAdministration(this.fixture.connect(),
 				RedisFixture.KEYS);
 
-		assertThatExceptionOfType(LockUnavailableException.class).isThrownBy(administration::ping)
+		assertThatExceptionOfType(CompletionException.class).isThrownBy(() -> administration.ping().join())
+			.withCauseInstanceOf(LockUnavailableException.class)
 			.withMessageContaining("'ping'")
 			.withMessageContaining("+ping");
 	}

@@ -18,7 +18,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.FencedValues;
 import dev.locksmith.core.LockAdministration;
-import dev.locksmith.core.LockBackend.AcquireResult;
+import dev.locksmith.core.LockStore.AcquireResult;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockInfo;
 import dev.locksmith.core.LockOptions;
@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * What a real three-node Redis Cluster adds, where the keys of one operation span hash slots; the lock
- * contract itself runs on the cluster in {@code locksmith-test} ({@code RedisClusterLockBackendContractTests}).
+ * contract itself runs on the cluster in {@code locksmith-test} ({@code RedisClusterLockStoreContractTests}).
  */
 @Tag("slow")
 class RedisClusterLockServiceTests {
@@ -89,10 +89,10 @@ class RedisClusterLockServiceTests {
 		LettuceConnectionFactory connections = this.fixture.connect();
 		RedisLockAdministration administration = new RedisLockAdministration(connections, KEYS);
 
-		assertThat(administration.storedLocks(100)).extracting(LockAdministration.StoredLock::key)
+		assertThat(administration.storedLocks(100).join()).extracting(LockAdministration.StoredLock::key)
 			.containsExactlyInAnyOrderElementsOf(keys);
 		assertThat(administration.storeDescription()).isEqualTo("redis-cluster");
-		assertThat(administration.forceRelease("c")).isTrue();
+		assertThat(administration.forceRelease("c").join()).isTrue();
 		assertThat(this.fixture.service().tryAcquire("c", LockOptions.ofTtl(LONG))).isPresent();
 	}
 
@@ -137,16 +137,16 @@ class RedisClusterLockServiceTests {
 		assertThat(attempt(backend, List.of("a", "f"), "both:waiter").busyKey()).isEqualTo("a");
 		assertThat(attempt(backend, List.of("a"), "next:waiter").acquired()).isFalse();
 
-		backend.release(List.of("a"), "holder:a").get();
+		backend.release(List.of("a"), TestOwners.owner("holder:a")).get();
 		assertThat(attempt(backend, List.of("a", "f"), "both:waiter").busyKey()).isEqualTo("f");
 		assertThat(redis.opsForList().range(KEYS.queueKey("a"), 0, -1)).as("parked in the slot it was handed 'a' in")
 			.containsExactly("both:waiter");
 		assertThat(attempt(backend, List.of("a"), "next:waiter").acquired()).as("'a' was passed on").isTrue();
 		assertThat(attempt(backend, List.of("a"), "later:waiter").acquired()).isFalse();
 
-		backend.release(List.of("f"), "holder:f").get();
+		backend.release(List.of("f"), TestOwners.owner("holder:f")).get();
 		assertThat(attempt(backend, List.of("a", "f"), "both:waiter").busyKey()).isEqualTo("a");
-		backend.release(List.of("a"), "next:waiter").get();
+		backend.release(List.of("a"), TestOwners.owner("next:waiter")).get();
 		assertThat(redis.opsForValue().get(KEYS.lockKey("a")))
 			.as("handed to the waiter for both, which waits for 'a' from its old place, ahead of the later waiter")
 			.isEqualTo("both:waiter");
@@ -155,7 +155,7 @@ class RedisClusterLockServiceTests {
 
 	private static AcquireResult attempt(RedisLockBackend backend, List<String> keys, String ownerToken)
 			throws Exception {
-		return backend.tryAcquire(keys, ownerToken, LONG, LONG).get();
+		return backend.tryAcquire(TestOwners.request(keys, ownerToken, LONG, LONG)).get();
 	}
 
 	@Test
@@ -178,7 +178,7 @@ class RedisClusterLockServiceTests {
 
 		assertThat(this.fixture.service().tryAcquire("}x", LockOptions.ofTtl(LONG))).isEmpty();
 		RedisLockAdministration administration = new RedisLockAdministration(this.fixture.connect(), KEYS);
-		assertThat(administration.storedLocks(100)).extracting(LockAdministration.StoredLock::key)
+		assertThat(administration.storedLocks(100).join()).extracting(LockAdministration.StoredLock::key)
 			.containsExactlyInAnyOrder("a", "}x");
 		handle.close();
 		assertThat(this.fixture.service().tryAcquire("}x", LockOptions.ofTtl(LONG))).isPresent();

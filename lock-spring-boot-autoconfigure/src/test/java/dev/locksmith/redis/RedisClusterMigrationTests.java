@@ -34,13 +34,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.DefaultLockService;
-import dev.locksmith.core.LockBackend;
-import dev.locksmith.core.LockBackend.AcquireResult;
-import dev.locksmith.core.LockBackend.LeaseExtension;
+import dev.locksmith.core.LockStore;
+import dev.locksmith.core.LockStore.AcquireResult;
+import dev.locksmith.core.LockStore.LeaseExtension;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockUnavailableException;
-import dev.locksmith.core.internal.StoreBusyException;
+import dev.locksmith.core.StoreBusyException;
 import dev.locksmith.redis.ReliabilityReport.Outcome;
 import dev.locksmith.testing.RedisCluster;
 import dev.locksmith.testing.RedisServer;
@@ -281,7 +281,7 @@ class RedisClusterMigrationTests {
 		Migration migration = Migration.begin(key, null);
 		// An exclusive lock has no share holders' key, which the release names: Redis refuses it for the whole
 		// window, before it runs. The share tests below run scripts in a migrating slot.
-		assertThat(backend.release(List.of(key), "holder")).failsWithin(Duration.ofSeconds(10))
+		assertThat(backend.release(List.of(key), TestOwners.owner("holder"))).failsWithin(Duration.ofSeconds(10))
 			.withThrowableThat()
 			.withCauseInstanceOf(StoreBusyException.class)
 			.withMessageContaining("TRYAGAIN");
@@ -289,7 +289,7 @@ class RedisClusterMigrationTests {
 			.isEqualTo("holder");
 		migration.finish();
 
-		assertThat(backend.release(List.of(key), "holder").get(10, TimeUnit.SECONDS)).isOne();
+		assertThat(backend.release(List.of(key), TestOwners.owner("holder")).get(10, TimeUnit.SECONDS)).isOne();
 		assertThat(this.redis.opsForValue().get(KEYS.lockKey(key))).as("handed to the waiter").isEqualTo("waiter");
 		assertThat(queued(key)).isZero();
 	}
@@ -346,7 +346,7 @@ class RedisClusterMigrationTests {
 		RedisLockBackend backend = held(key, "@permits=1/holder", "@permits=1/waiter");
 
 		assertThat(whileMigrating(key, allKeys(key),
-				() -> backend.release(List.of(key), "@permits=1/waiter").get(10, TimeUnit.SECONDS)))
+				() -> backend.release(List.of(key), TestOwners.owner("@permits=1/waiter")).get(10, TimeUnit.SECONDS)))
 			.isZero();
 		assertThat(this.redis.opsForValue().get(KEYS.lockKey(key))).isEqualTo("@permits=1");
 		assertThat(holders(key)).containsExactly("@permits=1/holder");
@@ -358,7 +358,7 @@ class RedisClusterMigrationTests {
 		String key = "last-lease";
 		RedisLockBackend backend = held(key, "@read/only");
 
-		LeaseExtension last = new LeaseExtension(key, "@read/only", LONG, true);
+		LeaseExtension last = new LeaseExtension(key, TestOwners.owner("@read/only"), LONG, true);
 		assertThat(whileMigrating(key, List.of(KEYS.lockKey(key), KEYS.holdersKey(key)),
 				() -> backend.extend(List.of(last)).get(0).get(10, TimeUnit.SECONDS)))
 			.isTrue();
@@ -375,7 +375,7 @@ class RedisClusterMigrationTests {
 		this.resources.add(0, connections::destroy);
 		RedisLockAdministration administration = new RedisLockAdministration(connections, KEYS, CLAIM_LEASE, false);
 
-		assertThat(whileMigrating(key, allKeys(key), () -> administration.forceRelease(key))).isTrue();
+		assertThat(whileMigrating(key, allKeys(key), () -> administration.forceRelease(key).join())).isTrue();
 		assertThat(holders(key)).containsExactly("@permits=1/waiter");
 		assertThat(queued(key)).isZero();
 	}
@@ -416,13 +416,12 @@ class RedisClusterMigrationTests {
 	}
 
 	/** An engine on {@code backend} that re-checks twice a claim lease, as the engine asks of a store's claim lease. */
-	private DefaultLockService newService(LettuceConnectionFactory connections, LockBackend backend,
+	private DefaultLockService newService(LettuceConnectionFactory connections, LockStore backend,
 			Duration redisTimeout) {
 		RedisReleaseNotifications notifications = new RedisReleaseNotifications(connections, KEYS);
-		DefaultLockService service = DefaultLockService.builder(backend)
+		DefaultLockService service = DefaultLockService.builder(NotifyingStore.of(backend, notifications))
 			.storeTimeout(redisTimeout)
 			.recheckInterval(CLAIM_LEASE.dividedBy(2))
-			.releaseNotifications(notifications)
 			.build();
 		this.resources.add(0, notifications::destroy);
 		this.resources.add(0, service);
@@ -488,7 +487,7 @@ class RedisClusterMigrationTests {
 
 	private static AcquireResult acquire(RedisLockBackend backend, String key, String ownerToken, Duration ttl)
 			throws Exception {
-		return backend.tryAcquire(List.of(key), ownerToken, ttl, LONG).get(10, TimeUnit.SECONDS);
+		return backend.tryAcquire(TestOwners.request(List.of(key), ownerToken, ttl, LONG)).get(10, TimeUnit.SECONDS);
 	}
 
 	/**

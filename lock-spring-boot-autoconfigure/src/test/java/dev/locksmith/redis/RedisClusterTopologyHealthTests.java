@@ -69,7 +69,7 @@ class RedisClusterTopologyHealthTests {
 		this.resources.add(0, connections::destroy);
 		this.resources.add(0, backend);
 		this.resources.add(0, locks);
-		return new LocksHealthIndicator(locks, new RedisLockAdministration(connections, KEYS), new LostLeaseTracker(),
+		return new LocksHealthIndicator(locks, locks.administration(), new LostLeaseTracker(),
 				false);
 	}
 

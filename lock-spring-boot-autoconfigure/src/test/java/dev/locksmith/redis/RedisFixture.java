@@ -64,9 +64,7 @@ final class RedisFixture implements AfterEachCallback {
 		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connected, KEYS,
 				this.shardedPubSub);
 		closeWith(notifications::destroy);
-		return DefaultLockService.builder(backend)
-			.storeTimeout(REDIS_TIMEOUT)
-			.releaseNotifications(notifications);
+		return DefaultLockService.builder(NotifyingStore.of(backend, notifications)).storeTimeout(REDIS_TIMEOUT);
 	}
 
 	/** A service with the default claim lease, closed with the fixture. */

@@ -34,8 +34,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.locksmith.core.DefaultLockService;
-import dev.locksmith.core.LockBackend.AcquireResult;
-import dev.locksmith.core.LockBackend.LeaseExtension;
+import dev.locksmith.core.LockStore.AcquireResult;
+import dev.locksmith.core.LockStore.LeaseExtension;
 import dev.locksmith.core.HandleOwnerTokens;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostEvent;
@@ -150,7 +150,7 @@ class RedisLockServiceTests {
 	@Test
 	void aWaiterInTheReleasingProcessStartsOnTheReleaseAnswerWithoutANotification() throws Exception {
 		DefaultLockService service = this.fixture.service(this.fixture.serviceBuilder(CLAIM_OF_SLOW_RECHECKS)
-			.releaseNotifications(null)
+			.releaseNotifications(false)
 			.recheckInterval(Duration.ofMinutes(5)));
 		warmUpScripts();
 		// a lease and a re-check far beyond the wait below: the waiter would otherwise look again when either ends
@@ -162,7 +162,7 @@ class RedisLockServiceTests {
 		holder.close();
 
 		LockHandle handed = waiter.get(20, TimeUnit.SECONDS).orElseThrow();
-		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(HandleOwnerTokens.ownerToken(handed));
+		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(RedisOwners.entryOf(HandleOwnerTokens.owner(handed)));
 		assertThat(handed.fencingToken()).isGreaterThan(holder.fencingToken())
 			.isEqualTo(Long.parseLong(redis.command("GET", KEYS.fenceKey("job"))));
 		handed.close();
@@ -178,8 +178,7 @@ class RedisLockServiceTests {
 		HeldBackNotifications notifications = new HeldBackNotifications(delivered);
 		CountedAttempts backend = new CountedAttempts(new RedisLockBackend(this.fixture.connect(), KEYS));
 		this.fixture.closeWith(backend.delegate());
-		DefaultLockService waiting = this.fixture.service(DefaultLockService.builder(backend)
-			.releaseNotifications(notifications)
+		DefaultLockService waiting = this.fixture.service(DefaultLockService.builder(NotifyingStore.of(backend, notifications))
 			.recheckInterval(Duration.ofMinutes(5)));
 		LockHandle first = holders.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
 		AtomicReference<Optional<LockHandle>> granted = new AtomicReference<>();
@@ -201,12 +200,12 @@ class RedisLockServiceTests {
 			.atMost(Duration.ofSeconds(10))
 			.alias("the stale hand-over not taken")
 			.until(() -> granted.get() == null && redis.command("GET", KEYS.lockKey("job"))
-				.equals(HandleOwnerTokens.ownerToken(second)));
+				.equals(RedisOwners.entryOf(HandleOwnerTokens.owner(second))));
 		second.close();
 		waiter.join(TimeUnit.SECONDS.toMillis(30));
 		LockHandle handed = granted.get().orElseThrow();
 		assertThat(handed.fencingToken()).isGreaterThan(second.fencingToken());
-		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(HandleOwnerTokens.ownerToken(handed));
+		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(RedisOwners.entryOf(HandleOwnerTokens.owner(handed)));
 		handed.close();
 	}
 
@@ -238,8 +237,7 @@ class RedisLockServiceTests {
 		this.fixture.closeWith(notifications::destroy);
 		CountedAttempts backend = new CountedAttempts(new RedisLockBackend(connections, KEYS));
 		this.fixture.closeWith(backend.delegate());
-		DefaultLockService waiting = this.fixture.service(DefaultLockService.builder(backend)
-			.releaseNotifications(notifications)
+		DefaultLockService waiting = this.fixture.service(DefaultLockService.builder(NotifyingStore.of(backend, notifications))
 			.recheckInterval(Duration.ofMinutes(5)));
 		warmUpScripts();
 		LockHandle holder = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
@@ -254,7 +252,7 @@ class RedisLockServiceTests {
 		assertThat(backend.attempts.get()).as("no acquisition after the hand-over").isEqualTo(attemptsBeforeRelease);
 		assertThat(handed.fencingToken()).isGreaterThan(holder.fencingToken())
 			.isEqualTo(Long.parseLong(redis.command("GET", KEYS.fenceKey("job"))));
-		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(HandleOwnerTokens.ownerToken(handed));
+		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(RedisOwners.entryOf(HandleOwnerTokens.owner(handed)));
 		await().atMost(Duration.ofSeconds(10))
 			.alias("the claim extended to the full lease in the background")
 			.until(() -> Long.parseLong(redis.command("PTTL", KEYS.lockKey("job"))) > RedisLockBackend.DEFAULT_CLAIM_LEASE.toMillis());
@@ -273,8 +271,7 @@ class RedisLockServiceTests {
 		SlowRefusals backend = new SlowRefusals(new RedisLockBackend(connections, KEYS), claim.minusMillis(300));
 		this.fixture.closeWith(backend.delegate());
 		this.fixture.closeWith(backend::letExtensionsThrough);
-		DefaultLockService waiting = this.fixture.service(DefaultLockService.builder(backend)
-			.releaseNotifications(notifications)
+		DefaultLockService waiting = this.fixture.service(DefaultLockService.builder(NotifyingStore.of(backend, notifications))
 			.storeTimeout(Duration.ofSeconds(10)));
 		LostLeaseRecorder lost = LostLeaseRecorder.listeningTo(waiting);
 		LockHandle holder = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
@@ -449,7 +446,7 @@ class RedisLockServiceTests {
 	@Test
 	void pollingWaitersGetTheLockWithoutNotifications() throws Exception {
 		LockHandle holder = this.locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
-		DefaultLockService polling = this.fixture.service(this.fixture.serviceBuilder().releaseNotifications(null)
+		DefaultLockService polling = this.fixture.service(this.fixture.serviceBuilder().releaseNotifications(false)
 			.recheckInterval(Duration.ofMillis(50)));
 		redis.resetStats();
 		CompletableFuture<Optional<LockHandle>> waiter = CompletableFuture.supplyAsync(() -> {
@@ -580,22 +577,22 @@ class RedisLockServiceTests {
 		assertThat(attempt(backend, List.of("a"), "next:waiter", LONG).acquired()).isFalse();
 		assertThat(attempt(backend, List.of("a"), "later:waiter", LONG).acquired()).isFalse();
 
-		backend.release(List.of("a"), "first:holder").get();
+		backend.release(List.of("a"), TestOwners.owner("first:holder")).get();
 		assertThat(redis.command("GET", KEYS.lockKey("a"))).as("handed to the first waiter").isEqualTo("both:waiter");
 		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).busyKey()).isEqualTo("b");
 		assertThat(attempt(backend, List.of("a"), "next:waiter", LONG).acquired()).as("'a' was passed on").isTrue();
 
-		backend.release(List.of("a"), "next:waiter").get();
+		backend.release(List.of("a"), TestOwners.owner("next:waiter")).get();
 		assertThat(redis.command("GET", KEYS.lockKey("a"))).as("the parked waiter is passed over")
 			.isEqualTo("later:waiter");
 		assertThat(attempt(backend, List.of("a"), "later:waiter", LONG).acquired()).isTrue();
-		backend.release(List.of("a"), "later:waiter").get();
+		backend.release(List.of("a"), TestOwners.owner("later:waiter")).get();
 		assertThat(redis.command("EXISTS", KEYS.lockKey("a"))).as("left free, not handed to the parked waiter")
 			.isEqualTo("0");
 		assertThat(redis.command("LRANGE", KEYS.queueKey("a"), "0", "-1")).as("which keeps its place")
 			.isEqualTo("both:waiter");
 
-		backend.release(List.of("b"), "busy:holder").get();
+		backend.release(List.of("b"), TestOwners.owner("busy:holder")).get();
 		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).acquired())
 			.as("handed 'b', and 'a' is free").isTrue();
 		assertThat(redis.command("EXISTS", KEYS.queueKey("a"), KEYS.queueKey("b"), KEYS.deadlinesKey("a"),
@@ -606,7 +603,7 @@ class RedisLockServiceTests {
 	void aWaiterThatStopsWaitingWhileFirstOnAFreeKeyHandsThatKeyToTheNextWaiter() throws Exception {
 		RedisLockBackend backend = new RedisLockBackend(this.fixture.connect(), KEYS);
 		this.fixture.closeWith(backend);
-		assertThat(backend.tryAcquire(List.of("a"), "short:holder", Duration.ofMillis(200), Duration.ZERO).get()
+		assertThat(backend.tryAcquire(TestOwners.request(List.of("a"), "short:holder", Duration.ofMillis(200), Duration.ZERO)).get()
 			.acquired()).isTrue();
 		assertThat(attempt(backend, List.of("b"), "busy:holder", Duration.ZERO).acquired()).isTrue();
 		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).busyKey()).isEqualTo("a");
@@ -763,7 +760,7 @@ class RedisLockServiceTests {
 
 	private static AcquireResult attempt(RedisLockBackend backend, List<String> keys, String ownerToken,
 			Duration queueFor) throws Exception {
-		return backend.tryAcquire(keys, ownerToken, LONG, queueFor).get();
+		return backend.tryAcquire(TestOwners.request(keys, ownerToken, LONG, queueFor)).get();
 	}
 
 	private static CompletableFuture<Optional<LockHandle>> waitInBackground(DefaultLockService locks, String key,
@@ -903,9 +900,8 @@ class RedisLockServiceTests {
 		}
 
 		@Override
-		public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
-				Duration queueFor) {
-			return super.tryAcquire(keys, ownerToken, ttl, queueFor).thenCompose((result) -> {
+		public CompletableFuture<AcquireResult> tryAcquire(AcquireRequest request) {
+			return super.tryAcquire(request).thenCompose((result) -> {
 				if (result.acquired()) {
 					return CompletableFuture.completedFuture(result);
 				}
@@ -999,10 +995,9 @@ class RedisLockServiceTests {
 		}
 
 		@Override
-		public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
-				Duration queueFor) {
+		public CompletableFuture<AcquireResult> tryAcquire(AcquireRequest request) {
 			this.attempts.incrementAndGet();
-			return super.tryAcquire(keys, ownerToken, ttl, queueFor);
+			return super.tryAcquire(request);
 		}
 
 	}

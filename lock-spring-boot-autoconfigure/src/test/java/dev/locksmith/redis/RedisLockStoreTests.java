@@ -30,10 +30,9 @@ class RedisLockStoreTests {
 		LettuceConnectionFactory connections = redis.connectionFactory();
 		try (RedisLockStore store = RedisLockStore.builder(connections).keyPrefix("standalone:").build();
 				RedisLockStore otherInstance = RedisLockStore.builder(connections).keyPrefix("standalone:").build();
-				DefaultLockService locks = DefaultLockService.builder(store.lockBackend())
-					.releaseNotifications(store.releaseNotifications())
+				DefaultLockService locks = DefaultLockService.builder(store)
 					.build();
-				DefaultLockService rival = DefaultLockService.builder(otherInstance.lockBackend()).build()) {
+				DefaultLockService rival = DefaultLockService.builder(otherInstance).build()) {
 			store.start();
 			try (LockHandle held = locks.acquire("orders:1", LONG)) {
 				assertThat(redis.command("EXISTS", "standalone:{orders:1}")).isEqualTo("1");
@@ -52,16 +51,16 @@ class RedisLockStoreTests {
 		LettuceConnectionFactory connections = redisServer.server().connectionFactory();
 		try (RedisLockStore before = RedisLockStore.builder(connections).build();
 				RedisLockStore after = RedisLockStore.builder(connections).build()) {
-			RedisReleaseNotifications madeBefore = (RedisReleaseNotifications) before.releaseNotifications();
+			RedisReleaseNotifications madeBefore = (RedisReleaseNotifications) before.notifications();
 			assertThat(madeBefore.isRunning()).as("not before the store starts").isFalse();
 			before.start();
 			after.start();
-			RedisReleaseNotifications madeAfter = (RedisReleaseNotifications) after.releaseNotifications();
+			RedisReleaseNotifications madeAfter = (RedisReleaseNotifications) after.notifications();
 			assertThat(madeBefore.isRunning()).isTrue();
 			assertThat(madeAfter.isRunning()).isTrue();
 			before.stop();
 			assertThat(madeBefore.isRunning()).isFalse();
-			assertThat(before.releaseNotifications()).as("made once").isSameAs(madeBefore);
+			assertThat(before.notifications()).as("made once").isSameAs(madeBefore);
 		}
 		finally {
 			connections.destroy();
@@ -72,7 +71,7 @@ class RedisLockStoreTests {
 	void closingStopsWhatItMade() {
 		LettuceConnectionFactory connections = redisServer.server().connectionFactory();
 		RedisLockStore store = RedisLockStore.builder(connections).build();
-		RedisReleaseNotifications notifications = (RedisReleaseNotifications) store.releaseNotifications();
+		RedisReleaseNotifications notifications = (RedisReleaseNotifications) store.notifications();
 		store.start();
 		store.close();
 		assertThat(store.isRunning()).isFalse();
@@ -93,7 +92,7 @@ class RedisLockStoreTests {
 	void anEngineRefusesAStoreWhoseClaimLeaseEndsBeforeTwoOfItsRechecks() {
 		LettuceConnectionFactory connections = new LettuceConnectionFactory();
 		try (RedisLockStore store = RedisLockStore.builder(connections).claimLease(Duration.ofMillis(500)).build()) {
-			DefaultLockService.Builder engine = DefaultLockService.builder(store.lockBackend())
+			DefaultLockService.Builder engine = DefaultLockService.builder(store)
 				.recheckInterval(Duration.ofSeconds(1));
 			assertThatIllegalArgumentException().isThrownBy(engine::build)
 				.withMessageContaining("claim lease (PT0.5S)")

@@ -10,7 +10,6 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.locksmith.core.internal.Shares;
 import dev.locksmith.testing.RedisServer;
 
 /**
@@ -165,7 +164,7 @@ final class RedisScenarioStore implements ScenarioStore {
 		@Override
 		public List<String> holders(String key) {
 			String holder = holder(key);
-			if (holder == null || Shares.shareOf(holder + "/") == null) {
+			if (holder == null || !holder.matches("@(read|permits=\\d+)")) {
 				return (holder != null) ? List.of(holder) : List.of();
 			}
 			List<String> live = new ArrayList<>();

@@ -37,9 +37,8 @@ public final class RedlockCounterWorker {
 					.build()) {
 			RedlockReleaseNotifications notifications = RedlockReleaseNotifications.started(servers.connectionFactories(),
 					RedlockFixture.KEYS);
-			DefaultLockService locks = DefaultLockService.builder(backend)
+			DefaultLockService locks = DefaultLockService.builder(NotifyingStore.of(backend, notifications))
 				.storeTimeout(RedlockFixture.STORE_TIMEOUT)
-				.releaseNotifications(notifications)
 				.build();
 			StringRedisTemplate resource = new StringRedisTemplate(
 					RedisServer.connectionFactory(Integer.parseInt(args[1])));

@@ -47,9 +47,10 @@ final class RedlockFixture implements AutoCloseable {
 		RedlockReleaseNotifications notifications = RedlockReleaseNotifications.started(
 				connections.connectionFactories(), KEYS);
 		this.resources.add(0, notifications::destroy);
-		return DefaultLockService.builder(backend(connections, (builder) -> builder.nodeTimeout(NODE_TIMEOUT)))
-			.storeTimeout(STORE_TIMEOUT)
-			.releaseNotifications(notifications);
+		return DefaultLockService
+			.builder(NotifyingStore.of(backend(connections, (builder) -> builder.nodeTimeout(NODE_TIMEOUT)),
+					notifications))
+			.storeTimeout(STORE_TIMEOUT);
 	}
 
 	/** A lock service on {@code servers}, closed with the fixture. */

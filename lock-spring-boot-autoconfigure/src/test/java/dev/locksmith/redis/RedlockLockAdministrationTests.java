@@ -3,6 +3,7 @@ package dev.locksmith.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
 
 import org.junit.jupiter.api.Test;
 
@@ -23,16 +24,17 @@ class RedlockLockAdministrationTests extends RedlockTestSupport {
 	void showsEachServerAndPingsOnlyWhileAQuorumAnswers() {
 		List<RedisServer> nodes = servers.first(3);
 		RedlockLockAdministration administration = administration(nodes, Duration.ofMillis(500));
-		assertThat(administration.nodeStates()).hasSize(3);
+		assertThat(administration.nodeStates().join()).hasSize(3);
 		administration.ping();
 
 		nodes.get(0).kill();
-		assertThat(administration.nodeStates().get("127.0.0.1:" + nodes.get(0).port())).startsWith("DOWN (connection");
+		assertThat(administration.nodeStates().join().get("127.0.0.1:" + nodes.get(0).port())).startsWith("DOWN (connection");
 		administration.ping();
 
 		nodes.get(1).pause();
-		assertThat(administration.nodeStates().get("127.0.0.1:" + nodes.get(1).port())).startsWith("DOWN (timed out after ");
-		assertThatExceptionOfType(LockUnavailableException.class).isThrownBy(administration::ping)
+		assertThat(administration.nodeStates().join().get("127.0.0.1:" + nodes.get(1).port())).startsWith("DOWN (timed out after ");
+		assertThatExceptionOfType(CompletionException.class).isThrownBy(() -> administration.ping().join())
+			.withCauseInstanceOf(LockUnavailableException.class)
 			.withMessageContaining("Only 1 of 3 Redis servers answered the ping")
 			.withMessageContaining("a quorum needs 2");
 	}
@@ -44,7 +46,7 @@ class RedlockLockAdministrationTests extends RedlockTestSupport {
 
 		nodes.get(1).pause();
 		try {
-			assertThat(administration.nodeStates().get("127.0.0.1:" + nodes.get(1).port()))
+			assertThat(administration.nodeStates().join().get("127.0.0.1:" + nodes.get(1).port()))
 				.isEqualTo("DOWN (timed out after " + RedlockFixture.COMMAND_TIMEOUT.toSeconds() + "s)");
 		}
 		finally {
@@ -59,8 +61,8 @@ class RedlockLockAdministrationTests extends RedlockTestSupport {
 		nodes.get(0).command("SET", KEYS.lockKey("minority"), FOREIGN, "PX", "30000");
 		RedlockLockAdministration administration = administration(nodes, Duration.ofSeconds(2));
 
-		assertThat(administration.storedLocks(10)).extracting(StoredLock::key).containsExactly("job");
-		assertThat(administration.forceRelease("job")).isTrue();
+		assertThat(administration.storedLocks(10).join()).extracting(StoredLock::key).containsExactly("job");
+		assertThat(administration.forceRelease("job").join()).isTrue();
 
 		assertThat(held.isHeld()).isTrue();
 		assertThat(nodes).allSatisfy((node) -> assertThat(node.command("EXISTS", KEYS.lockKey("job"))).isEqualTo("0"));
@@ -70,7 +72,7 @@ class RedlockLockAdministrationTests extends RedlockTestSupport {
 	private RedlockLockAdministration administration(List<RedisServer> nodes, Duration timeout) {
 		RedlockLockAdministration administration = new RedlockLockAdministration(
 				this.redlock.connect(nodes).connectionFactories(), KEYS, timeout, Map::of);
-		await("the first connections").until(() -> administration.nodeStates().values().stream().allMatch("UP"::equals));
+		await("the first connections").until(() -> administration.nodeStates().join().values().stream().allMatch("UP"::equals));
 		return administration;
 	}
 

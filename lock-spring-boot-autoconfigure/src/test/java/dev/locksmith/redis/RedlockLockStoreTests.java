@@ -22,8 +22,7 @@ class RedlockLockStoreTests extends RedlockTestSupport {
 		try (RedlockLockStore store = RedlockLockStore.builder(RedisServers.urls(nodes))
 			.nodeTimeout(RedlockFixture.NODE_TIMEOUT)
 			.build();
-				DefaultLockService locks = DefaultLockService.builder(store.lockBackend())
-					.releaseNotifications(store.releaseNotifications())
+				DefaultLockService locks = DefaultLockService.builder(store)
 					.build()) {
 			store.start();
 			try (LockHandle held = locks.acquire("orders:1", LONG)) {
@@ -32,7 +31,7 @@ class RedlockLockStoreTests extends RedlockTestSupport {
 				assertThat(this.redlock.service(nodes).tryAcquire("orders:1", LONG)).as("held for another instance")
 					.isEmpty();
 			}
-			assertThat(store.lockAdministration().storedLocks(10)).isEmpty();
+			assertThat(store.administration().storedLocks(10).join()).isEmpty();
 		}
 	}
 

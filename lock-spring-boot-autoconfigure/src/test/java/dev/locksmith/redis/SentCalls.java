@@ -13,6 +13,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import dev.locksmith.core.LockOwner;
+import dev.locksmith.core.LockStore.AcquireRequest;
 import dev.locksmith.core.ReleaseNotifications.Listener;
 
 /**
@@ -31,27 +33,22 @@ final class SentCalls extends ForwardingLockBackend {
 	}
 
 	@Override
-	public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
-			Duration queueFor) {
+	public CompletableFuture<AcquireResult> tryAcquire(AcquireRequest request) {
+		String ownerToken = request.owner().token();
 		this.lastAcquireBy.put(Thread.currentThread(), ownerToken);
-		return recorded("acquire", ownerToken, super.tryAcquire(keys, ownerToken, ttl, queueFor));
+		return recorded("acquire", ownerToken, super.tryAcquire(request));
 	}
 
 	@Override
-	public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
-		return recorded("release", ownerToken, super.release(keys, ownerToken));
-	}
-
-	@Override
-	public CompletableFuture<Integer> release(List<String> keys, String ownerToken, Listener handOvers) {
-		return recorded("release", ownerToken, super.release(keys, ownerToken, handOvers));
+	public CompletableFuture<Integer> release(List<String> keys, LockOwner owner, Listener handOvers) {
+		return recorded("release", owner.token(), super.release(keys, owner, handOvers));
 	}
 
 	@Override
 	public List<CompletableFuture<Boolean>> extend(List<LeaseExtension> leases) {
 		List<CompletableFuture<Boolean>> answers = super.extend(leases);
 		for (int i = 0; i < answers.size(); i++) {
-			recorded("extend", leases.get(i).ownerToken(), answers.get(i));
+			recorded("extend", leases.get(i).owner().token(), answers.get(i));
 		}
 		return answers;
 	}

@@ -34,7 +34,7 @@ public final class ShareHolderWorker {
 				return;
 			}
 			try (LockHandle handle = granted.get()) {
-				report("ACQUIRED " + HandleOwnerTokens.ownerToken(handle));
+				report("ACQUIRED " + RedisOwners.entryOf(HandleOwnerTokens.owner(handle)));
 				new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
 			}
 			report("RELEASED");

@@ -34,7 +34,7 @@ import static org.awaitility.Awaitility.await;
  * Read locks and permits as Redis keeps them, each engine standing for a process of its own: written once,
  * run on one {@code redis-server} ({@link ReadWriteLockTests}) and on a three-master Redis Cluster
  * ({@link RedisClusterReadWriteLockTests}), where each key is read on the master that serves its slot. The
- * store-independent rules are in {@code LockBackendContractTests} of {@code locksmith-test}.
+ * store-independent rules are in {@code LockStoreContractTests} of {@code locksmith-test}.
  */
 abstract class SharedLockTests {
 

@@ -23,9 +23,8 @@ final class WorkerLocks implements AutoCloseable {
 		this.connections = RedisServer.connectionFactory(port);
 		this.notifications = RedisReleaseNotifications.started(this.connections, keys);
 		this.backend = new RedisLockBackend(this.connections, keys);
-		this.locks = DefaultLockService.builder(this.backend)
+		this.locks = DefaultLockService.builder(NotifyingStore.of(this.backend, this.notifications))
 			.storeTimeout(redisTimeout)
-			.releaseNotifications(this.notifications)
 			.build();
 	}
 

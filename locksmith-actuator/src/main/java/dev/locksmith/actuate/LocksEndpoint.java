@@ -22,7 +22,7 @@ import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockInfo;
 import dev.locksmith.core.LockService;
-import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.KeyMasking;
 
 /**
  * The {@code locks} endpoint: the locks this instance holds, or with {@code ?scope=cluster} every

@@ -33,10 +33,8 @@ public final class RedisLockServices implements AutoCloseable {
 	public DefaultLockService newService(int port) {
 		LettuceConnectionFactory connections = RedisServer.connectionFactory(port);
 		RedisLockStore store = RedisLockStore.builder(connections).build();
-		DefaultLockService service = DefaultLockService.builder(store.lockBackend())
-			.storeTimeout(Duration.ofSeconds(2))
-			.releaseNotifications(store.releaseNotifications())
-			.build();
+		DefaultLockService service = DefaultLockService.builder(store).storeTimeout(Duration.ofSeconds(2)).build();
+		store.start();
 		this.resources.add(0, connections::destroy);
 		this.resources.add(0, store);
 		this.resources.add(0, service);

@@ -5,7 +5,8 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.locksmith.core.LockBackend.AcquireResult;
+import dev.locksmith.core.LockStore.AcquireRequest;
+import dev.locksmith.core.LockStore.AcquireResult;
 import dev.locksmith.core.Waiters.HandedLock;
 import dev.locksmith.core.Waiters.Waiter;
 
@@ -59,7 +60,7 @@ final class Acquisitions {
 	private Attempt awaitTurn(LockRequest request, Duration waitTime) throws InterruptedException {
 		List<String> keys = request.keys();
 		long deadline = System.nanoTime() + waitTime.toNanos();
-		Waiter waiter = this.waiters.join(keys, request.ownerToken());
+		Waiter waiter = this.waiters.join(keys, request.owner().token());
 		boolean watching = false;
 		DefaultLockHandle handle = null;
 		try {
@@ -97,7 +98,7 @@ final class Acquisitions {
 			}
 			if (handle == null) {
 				Duration waitLeft = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-				this.store.releaseInBackground(keys, request.ownerToken(), waitLeft);
+				this.store.releaseInBackground(keys, request.owner(), waitLeft);
 			}
 		}
 	}
@@ -132,8 +133,8 @@ final class Acquisitions {
 
 	private Attempt attempt(LockRequest request, Duration queueFor) throws InterruptedException {
 		long sentAt = System.nanoTime();
-		AcquireResult result = this.store.tryAcquire(request.keys(), request.ownerToken(), request.options().ttl(),
-				queueFor);
+		AcquireResult result = this.store.tryAcquire(
+				new AcquireRequest(request.keys(), request.owner(), request.options().ttl(), queueFor));
 		if (!result.acquired()) {
 			return new Attempt(null, result.retryAfter(), sentAt, result.busyFence());
 		}

@@ -19,9 +19,8 @@ import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.annotation.LockMode;
-import dev.locksmith.core.LockBackend.LeaseExtension;
+import dev.locksmith.core.LockStore.LeaseExtension;
 import dev.locksmith.core.internal.HolderAware;
-import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.observation.LockOutcome;
 
 /**
@@ -43,7 +42,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	private final List<String> keys;
 
-	private final String ownerToken;
+	private final LockOwner owner;
 
 	private final Map<String, Long> fencingTokens;
 
@@ -86,13 +85,13 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	 * A handle on locks the store set under a lease of {@code lease} (the options' ttl, or a hand-over's
 	 * claim lease) for a request sent at {@code requestedAtNanos}, or later.
 	 */
-	DefaultLockHandle(Leases leases, List<String> keys, String ownerToken, List<Long> fencingTokens,
+	DefaultLockHandle(Leases leases, List<String> keys, LockOwner owner, Map<String, Long> fencingTokens,
 			LockOptions options, Duration driftAllowance, long requestedAtNanos, Duration lease,
 			Observation observation) {
 		this.leases = leases;
 		this.name = options.name();
 		this.keys = keys;
-		this.ownerToken = ownerToken;
+		this.owner = owner;
 		this.fencingTokens = tokensByKey(keys, fencingTokens);
 		this.ttl = options.ttl();
 		this.mode = options.mode();
@@ -211,15 +210,14 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		return "LockHandle[fencingTokens=" + this.fencingTokens + ", state=" + this.state.get() + "]";
 	}
 
-	private static Map<String, Long> tokensByKey(List<String> keys, List<Long> tokens) {
-		if (keys.size() != tokens.size()) {
-			throw new IllegalStateException("The store issued " + tokens.size() + " fencing tokens for " + keys.size()
-					+ " keys " + KeyMasking.describe(keys));
+	/** The fencing token of each key, in the keys' order: a store that issued them for other keys is refused. */
+	private static Map<String, Long> tokensByKey(List<String> keys, Map<String, Long> tokens) {
+		if (tokens.size() != keys.size() || !tokens.keySet().containsAll(keys)) {
+			throw new IllegalStateException("The store issued fencing tokens for " + KeyMasking.describe(
+					List.copyOf(tokens.keySet())) + " when asked for " + KeyMasking.describe(keys));
 		}
 		Map<String, Long> byKey = new LinkedHashMap<>();
-		for (int i = 0; i < keys.size(); i++) {
-			byKey.put(keys.get(i), tokens.get(i));
-		}
+		keys.forEach((key) -> byKey.put(key, tokens.get(key)));
 		return Collections.unmodifiableMap(byKey);
 	}
 
@@ -238,8 +236,8 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		return this.keys;
 	}
 
-	String ownerToken() {
-		return this.ownerToken;
+	LockOwner owner() {
+		return this.owner;
 	}
 
 	Duration ttl() {
@@ -253,7 +251,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	/** The extension of every lease of this lock to {@code ttl}; a {@code last} one no later extension lengthens. */
 	List<LeaseExtension> extensions(Duration ttl, boolean last) {
-		return this.keys.stream().map((key) -> new LeaseExtension(key, this.ownerToken, ttl, last)).toList();
+		return this.keys.stream().map((key) -> new LeaseExtension(key, this.owner, ttl, last)).toList();
 	}
 
 	long renewalDueNanos() {

@@ -12,16 +12,13 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.Acquisitions.Attempt;
-import dev.locksmith.core.internal.KeyMasking;
-import dev.locksmith.core.internal.OwnerTokens;
-import dev.locksmith.core.internal.Shares;
 import dev.locksmith.core.observation.LockAcquisitionObservationConvention;
 import dev.locksmith.core.observation.LockHoldObservationConvention;
 import dev.locksmith.core.observation.LockObservationDocumentation;
 import dev.locksmith.core.observation.LockOutcome;
 
 /**
- * The lock engine: grants locks through a {@link LockBackend}, queues this process's waiters and
+ * The lock engine: grants locks through a {@link LockStore}, queues this process's waiters and
  * wakes them on release notifications, renews leases and keeps the registry of held locks. Every
  * acquisition, and the time every lock is held, is a Micrometer {@link Observation} as
  * {@link LockObservationDocumentation} documents them: tagged with the lock's name and the outcome,
@@ -46,22 +43,26 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	private final Acquisitions acquisitions;
 
+	private final LockAdministration administration;
+
 	private DefaultLockService(Builder builder) {
 		this.observations = new LockObservations(builder.observationRegistry, builder.acquisitionConvention,
 				builder.holdConvention);
 		Waiters waiters = new Waiters();
-		this.store = new StoreCalls(builder.backend, builder.storeTimeout, waiters::handedOver);
+		this.store = new StoreCalls(builder.store, builder.storeTimeout, waiters::handedOver);
+		this.administration = LockAdministration.of(builder.store, builder.storeTimeout);
 		this.ownerTokens = builder.ownerTokens;
 		this.options = builder.options;
 		this.leases = new Leases(this.store, builder.renewal, builder.driftAllowance, this.observations);
-		this.acquisitions = new Acquisitions(this.store, this.leases, waiters, builder.releaseNotifications,
-				builder.storeTimeout, builder.recheckInterval);
+		this.acquisitions = new Acquisitions(this.store, this.leases, waiters,
+				builder.notifications ? builder.store.notifications() : null, builder.storeTimeout,
+				builder.recheckInterval);
 		builder.listeners.forEach(this.leases::listen);
 	}
 
-	/** Starts a builder for an engine on {@code backend}. */
-	public static Builder builder(LockBackend backend) {
-		return new Builder(backend);
+	/** Starts a builder for an engine on {@code store}, which its caller starts and closes. */
+	public static Builder builder(LockStore store) {
+		return new Builder(store);
 	}
 
 	@Override
@@ -96,8 +97,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		List<String> canonicalKeys = LockKeys.canonical(keys);
 		Objects.requireNonNull(options, "options must not be null");
 		checkShares(canonicalKeys, options);
-		String ownerToken = Shares.token(options, this.ownerTokens.next(options.name()));
-		LockRequest request = new LockRequest(canonicalKeys, ownerToken, options, this.observations.current());
+		LockOwner owner = new LockOwner(this.ownerTokens.next(options.name()), options.share());
+		LockRequest request = new LockRequest(canonicalKeys, owner, options, this.observations.current());
 		Observation acquisition = this.observations.startAcquisition(options);
 		LockOutcome outcome = LockOutcome.FAILED;
 		try (Observation.Scope scope = acquisition.openScope()) {
@@ -158,6 +159,11 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return this.options;
 	}
 
+	/** What operators see and do in this engine's store, each call bounded by the store timeout. */
+	public LockAdministration administration() {
+		return this.administration;
+	}
+
 	/** Stops renewing; locks still held expire after their lease. Events already queued are still delivered. */
 	@Override
 	public void close() {
@@ -177,7 +183,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 	/** Configures a {@link DefaultLockService}. */
 	public static final class Builder {
 
-		private final LockBackend backend;
+		private final LockStore store;
 
 		private OwnerTokens ownerTokens = new OwnerTokens(OwnerTokens.defaultInstanceId());
 
@@ -185,7 +191,7 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 		private Duration storeTimeout = Duration.ofSeconds(2);
 
-		private @Nullable ReleaseNotifications releaseNotifications;
+		private boolean notifications = true;
 
 		private boolean renewal = true;
 
@@ -201,8 +207,8 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 		private final List<LockEventListener> listeners = new ArrayList<>();
 
-		private Builder(LockBackend backend) {
-			this.backend = Objects.requireNonNull(backend, "backend must not be null");
+		private Builder(LockStore store) {
+			this.store = Objects.requireNonNull(store, "store must not be null");
 		}
 
 		/** Id of this process, written into every owner token; default {@code <host>-<pid>}. */
@@ -229,9 +235,12 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 			return this;
 		}
 
-		/** Source of release notifications; without one, waiters poll every re-check interval. */
-		public Builder releaseNotifications(@Nullable ReleaseNotifications releaseNotifications) {
-			this.releaseNotifications = releaseNotifications;
+		/**
+		 * Whether waiters are woken by the store's {@link LockStore#notifications() release notifications}
+		 * (the default, when the store sends them), or only ask again every re-check interval.
+		 */
+		public Builder releaseNotifications(boolean enabled) {
+			this.notifications = enabled;
 			return this;
 		}
 
@@ -288,12 +297,12 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		}
 
 		/**
-		 * The engine on the backend, as configured.
-		 * @throws IllegalArgumentException when the backend's claim lease is shorter than two re-check
+		 * The engine on the store, as configured.
+		 * @throws IllegalArgumentException when the store's claim lease is shorter than two re-check
 		 * intervals: a waiter whose hand-over notice was lost would find its claim lapsed when it looks
 		 */
 		public DefaultLockService build() {
-			Duration claimLease = this.backend.claimLease();
+			Duration claimLease = this.store.claimLease();
 			Duration twoRechecks = this.recheckInterval.multipliedBy(2);
 			if (!claimLease.isZero() && claimLease.compareTo(twoRechecks) < 0) {
 				throw new IllegalArgumentException("The store's claim lease (" + claimLease

@@ -15,8 +15,7 @@ import java.util.function.IntConsumer;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.locksmith.core.LockBackend.LeaseExtension;
-import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.LockStore.LeaseExtension;
 import dev.locksmith.core.internal.OutageLog;
 
 /**

@@ -5,11 +5,11 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.Waiters.HandedLock;
-import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.observation.LockOutcome;
 
 /**
@@ -54,7 +54,7 @@ final class Leases implements AutoCloseable {
 	}
 
 	/** Registers the locks the store granted for {@code request}, under its full lease, sent at {@code sentAtNanos}. */
-	DefaultLockHandle granted(LockRequest request, List<Long> fencingTokens, long sentAtNanos) {
+	DefaultLockHandle granted(LockRequest request, Map<String, Long> fencingTokens, long sentAtNanos) {
 		DefaultLockHandle handle = hold(request, fencingTokens, sentAtNanos, request.options().ttl());
 		renewalOf(handle).register(handle);
 		return handle;
@@ -65,15 +65,15 @@ final class Leases implements AutoCloseable {
 	 * waiter's last request at {@code lastSentAtNanos}; its full lease is set in the background.
 	 */
 	DefaultLockHandle handed(LockRequest request, HandedLock handed, long lastSentAtNanos) {
-		DefaultLockHandle handle = hold(request, List.of(handed.fencingToken()), lastSentAtNanos, handed.claimLease());
+		DefaultLockHandle handle = hold(request, Map.of(request.keys().get(0), handed.fencingToken()), lastSentAtNanos, handed.claimLease());
 		renewalOf(handle).claimHanded(handle, handed.toldAtNanos());
 		return handle;
 	}
 
-	private DefaultLockHandle hold(LockRequest request, List<Long> fencingTokens, long requestedAtNanos,
+	private DefaultLockHandle hold(LockRequest request, Map<String, Long> fencingTokens, long requestedAtNanos,
 			Duration lease) {
 		LockOptions options = request.options();
-		DefaultLockHandle handle = new DefaultLockHandle(this, request.keys(), request.ownerToken(), fencingTokens,
+		DefaultLockHandle handle = new DefaultLockHandle(this, request.keys(), request.owner(), fencingTokens,
 				options, driftAllowance(options.ttl()), requestedAtNanos, lease,
 				this.observations.startHeld(options, request.callerObservation()));
 		this.held.add(handle);

@@ -3,53 +3,87 @@ package dev.locksmith.core;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.annotation.LockMode;
-import dev.locksmith.core.internal.OwnerTokens;
-import dev.locksmith.core.internal.Shares;
+import dev.locksmith.core.internal.TimeLimit;
 
 /**
- * SPI for operators: what the lock store holds for every instance, forced release, and a liveness
- * check. Implementations throw {@link LockUnavailableException} when the store cannot be reached.
+ * What operators see and do in the lock store, for the Actuator endpoints and health: what the store holds
+ * for every instance, forced release, and a liveness check. Each call waits for the store's
+ * {@link StoreAdministration} at most the engine's store timeout, on the caller's thread, and throws
+ * {@link LockUnavailableException} when the store cannot be reached or does not answer in time.
  *
  * @since 0.1.0
  */
-public interface LockAdministration {
+public final class LockAdministration {
+
+	private final StoreAdministration store;
+
+	private final TimeLimit timeLimit;
+
+	private LockAdministration(StoreAdministration store, Duration timeout) {
+		this.store = store;
+		this.timeLimit = new TimeLimit(timeout);
+	}
+
+	/** The administration of {@code store}, each call waiting at most {@code timeout}. */
+	public static LockAdministration of(LockStore store, Duration timeout) {
+		return new LockAdministration(store.administration(), timeout);
+	}
 
 	/** A short name of the store and its mode, such as {@code redis-standalone}. */
-	String storeDescription();
+	public String storeDescription() {
+		return this.store.storeDescription();
+	}
 
 	/** Answers when the store can serve locks; throws {@link LockUnavailableException} otherwise. */
-	void ping();
+	public void ping() {
+		await(this.store::ping, "ping");
+	}
 
 	/**
 	 * For a store of several servers, the state of each ({@code UP}, or {@code DOWN} with the reason) by
 	 * name, asked now; empty for a store that is one deployment.
 	 */
-	default Map<String, String> nodeStates() {
-		return Map.of();
+	public Map<String, String> nodeStates() {
+		return await(this.store::nodeStates, "check of the store's servers");
 	}
 
 	/**
 	 * What the store adds to the health details, by name, such as the cluster topology its connection
-	 * sees; asks the store nothing. Empty by default.
-	 * @since 0.1.0
+	 * sees; asks the store nothing.
 	 */
-	default Map<String, Object> storeDetails() {
-		return Map.of();
+	public Map<String, Object> storeDetails() {
+		return this.store.storeDetails();
 	}
 
 	/** The locks held in the store by any instance, at most {@code limit} of them. */
-	List<StoredLock> storedLocks(int limit);
+	public List<StoredLock> storedLocks(int limit) {
+		return await(() -> this.store.storedLocks(limit), "listing of the stored locks");
+	}
 
 	/**
 	 * Deletes the lock whatever its owner, and wakes its waiters. The fencing counter is kept, so
 	 * the evicted holder's writes stay rejected by fenced resources.
 	 * @return whether a lock was deleted
 	 */
-	boolean forceRelease(String key);
+	public boolean forceRelease(String key) {
+		return await(() -> this.store.forceRelease(key), "forced release of '" + KeyMasking.mask(key) + "'");
+	}
+
+	private <T> T await(Supplier<CompletableFuture<T>> call, String what) {
+		try {
+			return this.timeLimit.await(call.get(), () -> what);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockUnavailableException("Interrupted during " + what, ex);
+		}
+	}
 
 	/**
 	 * One lock as the store holds it.
@@ -64,7 +98,7 @@ public interface LockAdministration {
 	 * @param holders each holder with its own lease: the one owner of an exclusive lock, or each reader or
 	 * permit holder
 	 */
-	record StoredLock(@Nullable String name, String key, Duration remainingTtl, String holderInstance, LockMode mode,
+	public record StoredLock(@Nullable String name, String key, Duration remainingTtl, String holderInstance, LockMode mode,
 			int permits, List<Holder> holders) {
 
 		public StoredLock {
@@ -77,12 +111,12 @@ public interface LockAdministration {
 					List.of(new Holder(holderInstance, remainingTtl)));
 		}
 
-		/** A lock of a store that keeps no names, as {@code StoredLock} was before 0.2.0. */
+		/** An exclusive lock of a store that keeps no names. */
 		public StoredLock(String key, Duration remainingTtl, String holderInstance) {
 			this(null, key, remainingTtl, holderInstance);
 		}
 
-		/** A lock as a store holds it whose owner token says its name and holder (see {@code OwnerTokens}). */
+		/** An exclusive lock as a store holds it, whose owner's token says its name and holder. */
 		public static StoredLock of(String key, Duration remainingTtl, String ownerToken) {
 			return new StoredLock(OwnerTokens.nameOf(ownerToken), key, remainingTtl,
 					OwnerTokens.instanceOf(ownerToken));
@@ -91,13 +125,13 @@ public interface LockAdministration {
 		/**
 		 * A lock held by readers or permit holders, from the owner token of each holder and its remaining
 		 * lease, or {@code null} when every lease has ended.
-		 * @param share what the lock's holders share, as the store keeps it: {@code @read} or {@code @permits=<n>}
-		 * @throws IllegalArgumentException when {@code share} names no share
+		 * @param share what the lock's holders share: {@link LockShare#READ} or permits
+		 * @throws IllegalArgumentException when {@code share} is exclusive
 		 * @since 0.1.0
 		 */
-		public static @Nullable StoredLock shared(String key, String share, Map<String, Duration> leases) {
-			if (Shares.shareOf(share + "/") == null) {
-				throw new IllegalArgumentException("Not a share: '" + share + "'; expected @read or @permits=<n>");
+		public static @Nullable StoredLock shared(String key, LockShare share, Map<String, Duration> leases) {
+			if (share.exclusive()) {
+				throw new IllegalArgumentException("Not a share: " + share + "; expected READ or permits");
 			}
 			List<Map.Entry<String, Duration>> live = leases.entrySet()
 				.stream()
@@ -108,10 +142,8 @@ public interface LockAdministration {
 				return null;
 			}
 			Map.Entry<String, Duration> last = live.get(live.size() - 1);
-			int permits = Shares.permitsOf(share);
 			return new StoredLock(OwnerTokens.nameOf(last.getKey()), key, last.getValue(),
-					OwnerTokens.instanceOf(last.getKey()), (permits > 0) ? LockMode.WRITE : LockMode.READ,
-					Math.max(1, permits), live.stream()
+					OwnerTokens.instanceOf(last.getKey()), share.mode(), share.permits(), live.stream()
 						.map((lease) -> new Holder(OwnerTokens.instanceOf(lease.getKey()), lease.getValue()))
 						.toList());
 		}

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * One granted lock; closing it releases the lock.

@@ -156,6 +156,11 @@ public final class LockOptions {
 		return this.permits;
 	}
 
+	/** What one holder of a lock taken with these options holds of it. */
+	public LockShare share() {
+		return (this.mode == LockMode.READ) ? LockShare.READ : LockShare.permits(this.permits);
+	}
+
 	/** Whether one holder at a time holds the lock: {@link LockMode#WRITE} with one permit. */
 	public boolean exclusive() {
 		return this.mode == LockMode.WRITE && this.permits == 1;

@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One call's request for locks, as every attempt of its wait sends it: the canonical keys, the owner
- * token, the options, and the caller's observation, parent of the held time's.
+ * with its share, the options, and the caller's observation, parent of the held time's.
  */
-record LockRequest(List<String> keys, String ownerToken, LockOptions options, @Nullable Observation callerObservation) {
+record LockRequest(List<String> keys, LockOwner owner, LockOptions options, @Nullable Observation callerObservation) {
 }

@@ -11,7 +11,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import dev.locksmith.core.internal.KeyMasking;
 
 /**
  * The {@link Renewal} of locks that nobody renews: their leases run out unless extended on request, and

@@ -28,7 +28,7 @@ public interface ReleaseNotifications {
 	interface Listener {
 
 		/**
-		 * A release handed {@code key} to the waiter with {@code ownerToken} for {@code claimLease}, and
+		 * A release handed {@code key} to the waiter whose {@link LockOwner#token() token} is {@code ownerToken} for {@code claimLease}, and
 		 * issued {@code fencingToken} for it: a waiter for that key alone holds the lock from then on and
 		 * extends the claim to its own lease; a waiter for several keys takes it with the others. A zero
 		 * claim lease means the lock went to nobody (a store without queues), and names the owner that

@@ -2,7 +2,6 @@ package dev.locksmith.core;
 
 import java.time.Duration;
 
-import dev.locksmith.core.internal.KeyMasking;
 import dev.locksmith.core.observation.LockOutcome;
 
 /**
@@ -24,7 +23,7 @@ final class Releases {
 		handle.endObservation(LockOutcome.RELEASED);
 		try {
 			if (holdLeft.isZero()) {
-				this.store.release(handle.keys(), handle.ownerToken());
+				this.store.release(handle.keys(), handle.owner());
 			}
 			else {
 				this.store.extend(handle.extensions(holdLeft, true));
@@ -32,7 +31,7 @@ final class Releases {
 		}
 		catch (LockUnavailableException ex) {
 			if (holdLeft.isZero()) {
-				this.store.retryRelease(handle.keys(), handle.ownerToken(), handle.leaseDeadlineNanos(), ex);
+				this.store.retryRelease(handle.keys(), handle.owner(), handle.leaseDeadlineNanos(), ex);
 			}
 			else {
 				String lock = "'" + KeyMasking.mask(handle.name(), handle.key()) + "'";
@@ -44,7 +43,7 @@ final class Releases {
 			Thread.currentThread().interrupt();
 			// A shortened lease was sent already; only its answer goes unread.
 			if (holdLeft.isZero()) {
-				this.store.releaseInBackground(handle.keys(), handle.ownerToken(), Duration.ZERO);
+				this.store.releaseInBackground(handle.keys(), handle.owner(), Duration.ZERO);
 			}
 		}
 	}

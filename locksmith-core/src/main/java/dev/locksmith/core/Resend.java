@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
-import dev.locksmith.core.internal.StoreBusyException;
 
 /**
  * Sends a store call again, with growing jittered pauses and no thread of its own, while it fails in a

@@ -7,14 +7,14 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
-import dev.locksmith.core.LockBackend.AcquireResult;
-import dev.locksmith.core.LockBackend.LeaseExtension;
-import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.LockStore.AcquireRequest;
+import dev.locksmith.core.LockStore.AcquireResult;
+import dev.locksmith.core.LockStore.LeaseExtension;
 import dev.locksmith.core.internal.OutageLog;
 import dev.locksmith.core.internal.TimeLimit;
 
 /**
- * The engine's side of the {@link LockBackend}: waits for each store call on the caller's thread, at
+ * The engine's side of the {@link LockStore}: waits for each store call on the caller's thread, at
  * most the store timeout, and turns silence into a {@link LockUnavailableException}. No thread is
  * started or borrowed per call. A call the store refused for a passing reason (a migrating cluster
  * slot) is sent again within that time. An acquisition that answers after its caller gave up is released.
@@ -23,7 +23,7 @@ final class StoreCalls {
 
 	private static final Logger logger = System.getLogger(StoreCalls.class.getName());
 
-	private final LockBackend backend;
+	private final LockStore store;
 
 	private final TimeLimit timeLimit;
 
@@ -33,20 +33,22 @@ final class StoreCalls {
 
 	private final OutageLog releaseOutages = new OutageLog(logger, "Releasing locks again");
 
-	/** Calls on {@code backend}; the hand-overs a release answers go to {@code handOvers}, this process's waiters. */
-	StoreCalls(LockBackend backend, Duration timeout, ReleaseNotifications.Listener handOvers) {
-		this.backend = backend;
+	/** Calls on {@code store}; the hand-overs a release answers go to {@code handOvers}, this process's waiters. */
+	StoreCalls(LockStore store, Duration timeout, ReleaseNotifications.Listener handOvers) {
+		this.store = store;
 		this.timeLimit = new TimeLimit(timeout);
 		this.timeout = timeout;
 		this.handOvers = handOvers;
 	}
 
 	/** Sent again while refused for a passing reason, within the timeout and the caller's wait when it waits less. */
-	AcquireResult tryAcquire(List<String> keys, String ownerToken, Duration ttl, Duration queueFor)
-			throws InterruptedException {
+	AcquireResult tryAcquire(AcquireRequest request) throws InterruptedException {
+		List<String> keys = request.keys();
+		LockOwner owner = request.owner();
+		Duration queueFor = request.queueFor();
 		Duration within = (queueFor.isZero() || queueFor.compareTo(this.timeout) > 0) ? this.timeout : queueFor;
 		CompletableFuture<AcquireResult> call = Resend.until(deadline(within), Resend.WHEN_BUSY,
-				() -> this.backend.tryAcquire(keys, ownerToken, ttl, queueFor));
+				() -> this.store.tryAcquire(request));
 		try {
 			return await(call, () -> "acquire of " + KeyMasking.describe(keys));
 		}
@@ -54,14 +56,14 @@ final class StoreCalls {
 			// Given back at once, which frees the locks of the slots that already answered (and any grant
 			// still in flight on the same connection), and again when the call ends, however it ends: a late
 			// grant is given back too, as is a script that failed on the way back but still ran.
-			releaseInBackground(keys, ownerToken, queueFor);
-			call.whenComplete((late, failure) -> releaseInBackground(keys, ownerToken, queueFor));
+			releaseInBackground(keys, owner, queueFor);
+			call.whenComplete((late, failure) -> releaseInBackground(keys, owner, queueFor));
 			throw ex;
 		}
 	}
 
-	int release(List<String> keys, String ownerToken) throws InterruptedException {
-		int released = await(whileBusy(() -> this.backend.release(keys, ownerToken, this.handOvers)),
+	int release(List<String> keys, LockOwner owner) throws InterruptedException {
+		int released = await(whileBusy(() -> this.store.release(keys, owner, this.handOvers)),
 				() -> "release of " + KeyMasking.describe(keys));
 		this.releaseOutages.answered();
 		return released;
@@ -73,9 +75,9 @@ final class StoreCalls {
 	 * owner's places in the queues last, so no queue keeps a waiter that left, for a release to hand a
 	 * lock to.
 	 */
-	void releaseInBackground(List<String> keys, String ownerToken, Duration queuedFor) {
+	void releaseInBackground(List<String> keys, LockOwner owner, Duration queuedFor) {
 		Duration within = (queuedFor.compareTo(this.timeout) > 0) ? queuedFor : this.timeout;
-		Resend.until(deadline(within), Resend.ON_ANY_FAILURE, () -> this.backend.release(keys, ownerToken, this.handOvers))
+		Resend.until(deadline(within), Resend.ON_ANY_FAILURE, () -> this.store.release(keys, owner, this.handOvers))
 			.whenComplete((released, failure) -> {
 				if (failure != null) {
 					logger.log(Level.DEBUG, "Could not release " + KeyMasking.describe(keys)
@@ -89,11 +91,11 @@ final class StoreCalls {
 	 * until it succeeds or the lease ends at {@code leaseDeadlineNanos}. The failure is logged as
 	 * {@link #releaseFailed} says; the outcome at DEBUG, and a release on a retry as the store's recovery.
 	 */
-	void retryRelease(List<String> keys, String ownerToken, long leaseDeadlineNanos, LockUnavailableException failure) {
+	void retryRelease(List<String> keys, LockOwner owner, long leaseDeadlineNanos, LockUnavailableException failure) {
 		String locks = KeyMasking.describe(keys);
 		releaseFailed(locks, "Could not release " + locks + "; retrying until its lease ends in "
 				+ Math.max(0, Duration.ofNanos(leaseDeadlineNanos - System.nanoTime()).toMillis()) + "ms", failure);
-		Resend.until(leaseDeadlineNanos, Resend.ON_ANY_FAILURE, () -> this.backend.release(keys, ownerToken, this.handOvers))
+		Resend.until(leaseDeadlineNanos, Resend.ON_ANY_FAILURE, () -> this.store.release(keys, owner, this.handOvers))
 			.whenComplete((released, retryFailure) -> {
 				if (retryFailure == null) {
 					logger.log(Level.DEBUG, "Released " + locks + " on a retry");
@@ -117,7 +119,7 @@ final class StoreCalls {
 	/** Extends every lease or fails as one: for an extension that a caller asked for and waits on. */
 	List<Boolean> extend(List<LeaseExtension> leases) throws InterruptedException {
 		return await(whileBusy(() -> {
-			List<CompletableFuture<Boolean>> answers = this.backend.extend(leases);
+			List<CompletableFuture<Boolean>> answers = this.store.extend(leases);
 			return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
 				.thenApply((done) -> answers.stream().map(CompletableFuture::join).toList());
 		}), () -> "extend of " + KeyMasking.describe(leases.stream().map(LeaseExtension::key).toList()));
@@ -128,14 +130,14 @@ final class StoreCalls {
 	 * of the store fails or stalls, only the answers for its own leases are failed or still pending.
 	 */
 	List<CompletableFuture<Boolean>> extendEach(List<LeaseExtension> leases) throws InterruptedException {
-		List<CompletableFuture<Boolean>> answers = this.backend.extend(leases);
+		List<CompletableFuture<Boolean>> answers = this.store.extend(leases);
 		this.timeLimit.awaitAll(answers);
 		return answers;
 	}
 
 	/** Extends every lease without waiting: answers whether all were extended, or fails as the store does. */
 	CompletableFuture<Boolean> extendInBackground(List<LeaseExtension> leases) {
-		List<CompletableFuture<Boolean>> answers = this.backend.extend(leases);
+		List<CompletableFuture<Boolean>> answers = this.store.extend(leases);
 		return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
 			.thenApply((done) -> answers.stream().allMatch(CompletableFuture::join));
 	}
@@ -146,20 +148,20 @@ final class StoreCalls {
 	}
 
 	boolean isLocked(String key) throws InterruptedException {
-		return await(whileBusy(() -> this.backend.isLocked(key)), () -> "lookup of " + KeyMasking.describe(List.of(key)));
+		return await(whileBusy(() -> this.store.isLocked(key)), () -> "lookup of " + KeyMasking.describe(List.of(key)));
 	}
 
 	/** The store's name in messages: its class's simple name. */
 	String name() {
-		return this.backend.getClass().getSimpleName();
+		return this.store.getClass().getSimpleName();
 	}
 
 	boolean grantsShares() {
-		return this.backend.grantsShares();
+		return this.store.grantsShares();
 	}
 
 	Duration validity(Duration ttl) {
-		return this.backend.validity(ttl);
+		return this.store.validity(ttl);
 	}
 
 	/** The call, sent again within the timeout while the store refuses it for a passing reason. */

@@ -1,6 +1,6 @@
 /**
  * Public locking API and the engine behind it: acquisition, waiting, renewal and the registry
- * of locks held by this process, on top of the {@link dev.locksmith.core.LockBackend} SPI.
+ * of locks held by this process, on top of the {@link dev.locksmith.core.LockStore} SPI.
  */
 @NullMarked
 package dev.locksmith.core;

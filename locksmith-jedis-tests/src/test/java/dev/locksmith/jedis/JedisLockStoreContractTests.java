@@ -10,14 +10,14 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.redis.RedisLockStore;
-import dev.locksmith.test.contract.LockBackendContractTests;
+import dev.locksmith.test.contract.LockStoreContractTests;
 import dev.locksmith.testing.RedisServerExtension;
 
 /**
  * The lock contract on one Redis through Jedis: every service has a connection factory and a store of
  * its own, with release notifications, as a separate process would.
  */
-class JedisLockStoreContractTests extends LockBackendContractTests {
+class JedisLockStoreContractTests extends LockStoreContractTests {
 
 	@RegisterExtension
 	static final RedisServerExtension redisServer = new RedisServerExtension();
@@ -39,9 +39,8 @@ class JedisLockStoreContractTests extends LockBackendContractTests {
 		RedisLockStore store = RedisLockStore.builder(connections).build();
 		this.opened.add(0, connections::destroy);
 		this.opened.add(0, store);
-		DefaultLockService.Builder builder = DefaultLockService.builder(store.lockBackend())
-			.storeTimeout(Duration.ofSeconds(2))
-			.releaseNotifications(store.releaseNotifications());
+		DefaultLockService.Builder builder = DefaultLockService.builder(store)
+			.storeTimeout(Duration.ofSeconds(2));
 		store.start();
 		return builder;
 	}

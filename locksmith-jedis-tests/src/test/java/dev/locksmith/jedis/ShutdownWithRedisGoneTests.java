@@ -37,7 +37,7 @@ class ShutdownWithRedisGoneTests {
 		this.redis = RedisServer.start();
 		this.connections = JedisConnections.started(this.redis.port());
 		this.store = RedisLockStore.builder(this.connections).build();
-		this.holder = DefaultLockService.builder(this.store.lockBackend()).build();
+		this.holder = DefaultLockService.builder(this.store).build();
 		this.holder.acquire(WaiterWorker.LOCK, LockOptions.ofTtl(Duration.ofMinutes(5)));
 	}
 

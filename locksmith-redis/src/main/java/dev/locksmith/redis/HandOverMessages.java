@@ -31,7 +31,7 @@ final class HandOverMessages {
 		try {
 			Duration claimLease = Duration.ofMillis(Long.parseLong(body.substring(0, first)));
 			long fencingToken = Long.parseLong(body.substring(first + 1, second));
-			listener.handedOver(key, body.substring(second + 1), claimLease, fencingToken);
+			listener.handedOver(key, RedisOwners.tokenOf(body.substring(second + 1)), claimLease, fencingToken);
 		}
 		catch (NumberFormatException ex) {
 			logger.debug("Dropped a hand-over of another form: " + body.substring(0, first));

@@ -13,7 +13,7 @@ import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.LockUnavailableException;
-import dev.locksmith.core.internal.StoreFailures;
+import dev.locksmith.core.StoreFailures;
 
 /**
  * What one server answered to a call sent to every server, or why it did not answer in time.

@@ -1,8 +1,9 @@
 package dev.locksmith.redis;
 
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -11,8 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
-import dev.locksmith.core.LockBackend.AcquireResult;
-import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.KeyMasking;
+import dev.locksmith.core.LockOwner;
+import dev.locksmith.core.LockStore.AcquireRequest;
+import dev.locksmith.core.LockStore.AcquireResult;
 
 /**
  * One Redlock acquisition attempt. Every server is asked at once to set the locks (all or nothing on
@@ -30,7 +33,7 @@ final class QuorumAcquisition {
 
 	private final List<String> keys;
 
-	private final String ownerToken;
+	private final LockOwner owner;
 
 	private final Duration ttl;
 
@@ -44,12 +47,12 @@ final class QuorumAcquisition {
 
 	private volatile boolean lostSplitVote;
 
-	QuorumAcquisition(List<RedlockNode> nodes, List<String> keys, String ownerToken, Duration ttl,
+	QuorumAcquisition(List<RedlockNode> nodes, List<String> keys, LockOwner owner, Duration ttl,
 			Duration nodeTimeout, LongSupplier nanoClock, QuorumRelease release) {
 		this.nodes = nodes;
 		this.quorum = new Quorum(nodes.size());
 		this.keys = keys;
-		this.ownerToken = ownerToken;
+		this.owner = owner;
 		this.ttl = ttl;
 		this.nodeTimeout = nodeTimeout;
 		this.nanoClock = nanoClock;
@@ -59,7 +62,7 @@ final class QuorumAcquisition {
 
 	CompletableFuture<AcquireResult> run() {
 		return NodeAnswer
-			.askAll(this.nodes, (node) -> node.locks().tryAcquire(this.keys, this.ownerToken, this.ttl, Duration.ZERO),
+			.askAll(this.nodes, (node) -> node.locks().tryAcquire(new AcquireRequest(this.keys, this.owner, this.ttl, Duration.ZERO)),
 					this.nodeTimeout)
 			.thenCompose(this::afterGrants);
 	}
@@ -72,7 +75,7 @@ final class QuorumAcquisition {
 			this.lostSplitVote = !grants.isEmpty();
 			return giveUp(answers, () -> refusal(answers));
 		}
-		List<Long> highest = highestTokens(grants);
+		Map<String, Long> highest = highestTokens(grants);
 		return NodeAnswer.askAll(grants, (grant) -> writeBack(grant, highest), this.nodeTimeout)
 			.thenCompose((confirmations) -> {
 				int confirmed = (int) confirmations.stream()
@@ -87,10 +90,10 @@ final class QuorumAcquisition {
 	}
 
 	/** Raises the granting server's counters to the highest tokens, unless they are there already. */
-	private CompletableFuture<Boolean> writeBack(NodeAnswer<AcquireResult> grant, List<Long> highest) {
+	private CompletableFuture<Boolean> writeBack(NodeAnswer<AcquireResult> grant, Map<String, Long> highest) {
 		return Objects.requireNonNull(grant.value()).fencingTokens().equals(highest)
 				? CompletableFuture.completedFuture(true)
-				: this.nodes.get(grant.index()).locks().raiseFencingTokens(this.keys, this.ownerToken, highest);
+				: this.nodes.get(grant.index()).locks().raiseFencingTokens(this.keys, this.owner, highest);
 	}
 
 	/**
@@ -136,7 +139,7 @@ final class QuorumAcquisition {
 			.filter((answer) -> !answer.answered() || Objects.requireNonNull(answer.value()).acquired())
 			.map((answer) -> this.nodes.get(answer.index()))
 			.toList();
-		return this.release.release(taken, this.keys, this.ownerToken, this.nodeTimeout)
+		return this.release.release(taken, this.keys, this.owner, this.nodeTimeout)
 			.handle((released, failure) -> null)
 			.thenApply((ignored) -> outcome.get());
 	}
@@ -150,11 +153,10 @@ final class QuorumAcquisition {
 		return soonestFree.plusMillis(jitterMillis);
 	}
 
-	private List<Long> highestTokens(List<NodeAnswer<AcquireResult>> grants) {
-		List<Long> highest = new ArrayList<>(this.keys.size());
-		for (int i = 0; i < this.keys.size(); i++) {
-			int key = i;
-			highest.add(grants.stream()
+	private Map<String, Long> highestTokens(List<NodeAnswer<AcquireResult>> grants) {
+		Map<String, Long> highest = new LinkedHashMap<>();
+		for (String key : this.keys) {
+			highest.put(key, grants.stream()
 				.mapToLong((grant) -> Objects.requireNonNull(grant.value()).fencingTokens().get(key))
 				.max()
 				.orElseThrow());

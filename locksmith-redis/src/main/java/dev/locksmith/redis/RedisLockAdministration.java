@@ -6,6 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -20,15 +26,21 @@ import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 
-import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.StoreAdministration;
 
 /**
- * {@link LockAdministration} on Redis: finds locks with {@code SCAN} on the key prefix (never
+ * {@link StoreAdministration} on Redis: finds locks with {@code SCAN} on the key prefix (never
  * {@code KEYS}), reads who holds them from their owner tokens, and force-releases with a script. A ping
- * fails at once while Lettuce knows the connection is down.
+ * fails at once while Lettuce knows the connection is down. Spring Data Redis's template blocks, so each
+ * call runs on a small pool of this administration's own: beyond {@link #MAX_THREADS} calls in flight,
+ * a call fails at once.
  */
-final class RedisLockAdministration implements LockAdministration {
+final class RedisLockAdministration implements StoreAdministration, AutoCloseable {
+
+	/** Most administration calls in flight. */
+	static final int MAX_THREADS = 4;
 
 	/** The value of a lock that readers or permit holders share: {@code @read}, {@code @permits=4}. */
 	private static final Pattern SHARE = Pattern.compile("@(read|permits=\\d+)");
@@ -42,6 +54,9 @@ final class RedisLockAdministration implements LockAdministration {
 	private volatile @Nullable String storeDescription;
 
 	private final @Nullable ClusterTopology topology;
+
+	private final ThreadPoolExecutor executor = new ThreadPoolExecutor(0, MAX_THREADS, 30, TimeUnit.SECONDS,
+			new SynchronousQueue<>(), DaemonThreads.named("locksmith-admin"));
 
 	RedisLockAdministration(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this(connectionFactory, keys, RedisLockBackend.DEFAULT_CLAIM_LEASE, false);
@@ -88,14 +103,17 @@ final class RedisLockAdministration implements LockAdministration {
 	}
 
 	@Override
-	public void ping() {
-		call(() -> this.redis.execute((RedisCallback<String>) (connection) -> {
-			if (RedisLockBackend.LETTUCE_PRESENT) {
-				LettuceState.requireUp(connection.getNativeConnection());
-			}
-			this.storeDescription = describe(connection);
-			return connection.ping();
-		}));
+	public CompletableFuture<Void> ping() {
+		return supply(() -> {
+			call(() -> this.redis.execute((RedisCallback<String>) (connection) -> {
+				if (RedisLockBackend.LETTUCE_PRESENT) {
+					LettuceState.requireUp(connection.getNativeConnection());
+				}
+				this.storeDescription = describe(connection);
+				return connection.ping();
+			}));
+			return null;
+		});
 	}
 
 	private static String describe(RedisConnection connection) {
@@ -107,8 +125,8 @@ final class RedisLockAdministration implements LockAdministration {
 	}
 
 	@Override
-	public List<StoredLock> storedLocks(int limit) {
-		return call(() -> {
+	public CompletableFuture<List<StoredLock>> storedLocks(int limit) {
+		return supply(() -> call(() -> {
 			List<String> lockKeys = new ArrayList<>();
 			ScanOptions pattern = ScanOptions.scanOptions().match(this.keys.lockKeyPattern()).count(500).build();
 			try (Cursor<String> cursor = this.redis.scan(pattern)) {
@@ -117,15 +135,34 @@ final class RedisLockAdministration implements LockAdministration {
 				}
 			}
 			return describe(lockKeys);
+		}));
+	}
+
+	@Override
+	public CompletableFuture<Boolean> forceRelease(String key) {
+		ScriptArguments.Call forceRelease = this.arguments.forceRelease(key);
+		return supply(() -> {
+			Long released = call(() -> this.redis.execute(LockScripts.FORCE_RELEASE, forceRelease.keys(),
+					forceRelease.args().toArray()));
+			return released != null && released == 1L;
 		});
 	}
 
 	@Override
-	public boolean forceRelease(String key) {
-		ScriptArguments.Call forceRelease = this.arguments.forceRelease(key);
-		Long released = call(() -> this.redis.execute(LockScripts.FORCE_RELEASE, forceRelease.keys(),
-				forceRelease.args().toArray()));
-		return released != null && released == 1L;
+	public void close() {
+		this.executor.shutdownNow();
+	}
+
+	/** Runs a blocking call on the pool, or fails at once when {@link #MAX_THREADS} calls are in flight. */
+	private <T> CompletableFuture<T> supply(Supplier<T> call) {
+		try {
+			return CompletableFuture.supplyAsync(call, this.executor);
+		}
+		catch (RejectedExecutionException ex) {
+			return CompletableFuture.failedFuture(new LockUnavailableException(
+					"Too many lock administration calls in flight (" + MAX_THREADS + ")", ex,
+					"busy: " + MAX_THREADS + " earlier calls still wait for the store"));
+		}
 	}
 
 	private List<StoredLock> describe(List<String> lockKeys) {
@@ -147,7 +184,7 @@ final class RedisLockAdministration implements LockAdministration {
 			}
 			String value = owner.toString();
 			if (!SHARE.matcher(value).matches()) {
-				locks.add(StoredLock.of(key, Duration.ofMillis(millis), value));
+				locks.add(StoredLock.of(key, Duration.ofMillis(millis), RedisOwners.tokenOf(value)));
 				continue;
 			}
 			StoredLock shared = shared(key, value, millis);
@@ -171,9 +208,10 @@ final class RedisLockAdministration implements LockAdministration {
 		double last = holders.stream().mapToDouble(RedisLockAdministration::scoreOf).max().orElse(0);
 		Map<String, Duration> leases = new LinkedHashMap<>();
 		for (TypedTuple<String> holder : holders) {
-			leases.put(String.valueOf(holder.getValue()), Duration.ofMillis(pttl - (long) (last - scoreOf(holder))));
+			leases.put(RedisOwners.tokenOf(String.valueOf(holder.getValue())),
+					Duration.ofMillis(pttl - (long) (last - scoreOf(holder))));
 		}
-		return StoredLock.shared(key, share, leases);
+		return StoredLock.shared(key, RedisOwners.typed(share), leases);
 	}
 
 	private static double scoreOf(TypedTuple<String> holder) {
@@ -191,7 +229,7 @@ final class RedisLockAdministration implements LockAdministration {
 		}
 	}
 
-	private <T> T call(java.util.function.Supplier<T> command) {
+	private <T> T call(Supplier<T> command) {
 		try {
 			return command.get();
 		}

@@ -2,7 +2,8 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -14,13 +15,16 @@ import java.util.stream.IntStream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.util.ClassUtils;
 
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockOwner;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.core.ReleaseNotifications.Listener;
+import dev.locksmith.core.StoreAdministration;
 /**
- * {@link LockBackend} on one Redis deployment (standalone, Sentinel or Cluster) through Spring Data
+ * {@link LockStore} on one Redis deployment (standalone, Sentinel or Cluster) through Spring Data
  * Redis. Each operation is one Lua script, sent through Lettuce's asynchronous API (or, for clients
  * without one, a bounded pool). Waiters stand in a queue per key in Redis, and a release hands the
  * lock to the first of them under a short claim lease. On a cluster, an operation on keys of several
@@ -28,7 +32,7 @@ import dev.locksmith.core.ReleaseNotifications.Listener;
  * back when a later slot is busy or fails, so the grant stays all or nothing. An owner token that names
  * a share (a reader's or a permit holder's, one key each) takes, renews and releases its own share.
  */
-final class RedisLockBackend implements LockBackend, AutoCloseable {
+final class RedisLockBackend implements LockStore {
 
 	/** How long a waiter handed a lock has to take it, unless configured otherwise. */
 	static final Duration DEFAULT_CLAIM_LEASE = Duration.ofSeconds(2);
@@ -61,6 +65,12 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 
 	private final Duration claimLease;
 
+	private final RedisConnectionFactory connectionFactory;
+
+	private final boolean shardedPubSubAsked;
+
+	private @Nullable RedisLockAdministration administration;
+
 	RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
 		this(connectionFactory, keys, DEFAULT_CLAIM_LEASE);
 	}
@@ -85,6 +95,8 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 		this.shares = new RedisShares(this.arguments, this.scripts);
 		this.keys = keys;
 		this.claimLease = claimLease;
+		this.connectionFactory = connectionFactory;
+		this.shardedPubSubAsked = shardedPubSub;
 	}
 
 	/**
@@ -120,30 +132,35 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 	}
 
 	@Override
-	public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
-			Duration queueFor) {
-		if (RedisShares.isShare(ownerToken)) {
-			return this.shares.acquire(keys.get(0), ownerToken, ttl, queueFor);
+	public CompletableFuture<AcquireResult> tryAcquire(AcquireRequest request) {
+		List<String> keys = request.keys();
+		if (!request.owner().share().exclusive()) {
+			return this.shares.acquire(keys.get(0), request.owner(), request.ttl(), request.queueFor());
 		}
+		String owner = RedisOwners.entryOf(request.owner());
 		List<List<Integer>> slotGroups = (keys.size() == 1) ? List.of(List.of(0)) : this.slots.partition(keys);
 		if (slotGroups.size() == 1) {
-			return acquireInOneSlot(keys, ownerToken, ttl, queueFor);
+			return acquireInOneSlot(keys, owner, request.ttl(), request.queueFor());
 		}
-		return acquireSlotBySlot(keys, slotGroups, 0, new Long[keys.size()], ownerToken, ttl, queueFor);
+		return acquireSlotBySlot(keys, slotGroups, 0, new HashMap<>(), owner, request.ttl(), request.queueFor());
+	}
+
+	/** Releases, telling no listener of the hand-overs: for a store that announces them otherwise (Redlock). */
+	CompletableFuture<Integer> release(List<String> keys, LockOwner owner) {
+		return release(keys, owner, NO_LISTENER);
 	}
 
 	@Override
-	public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
-		return release(keys, ownerToken, NO_LISTENER);
+	public CompletableFuture<Integer> release(List<String> keys, LockOwner owner, Listener handOvers) {
+		if (!owner.share().exclusive()) {
+			return this.shares.release(keys.get(0), owner);
+		}
+		return release(keys, RedisOwners.entryOf(owner), handOvers);
 	}
 
-	@Override
-	public CompletableFuture<Integer> release(List<String> keys, String ownerToken, Listener handOvers) {
-		if (RedisShares.isShare(ownerToken)) {
-			return this.shares.release(keys.get(0), ownerToken);
-		}
+	private CompletableFuture<Integer> release(List<String> keys, String owner, Listener handOvers) {
 		return inEachSlot(keys, (group) -> this.scripts.call("release", group, LockScripts.RELEASE,
-				this.arguments.giveBack(group, ownerToken), (answer) -> ScriptAnswers.released(answer, this.keys, handOvers)));
+				this.arguments.giveBack(group, owner), (answer) -> ScriptAnswers.released(answer, this.keys, handOvers)));
 	}
 
 	/** Gives back the locks of {@code keys} and parks the waiter in their queues for {@code queueFor}. */
@@ -170,7 +187,7 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 		List<CompletableFuture<Boolean>> extended = new ArrayList<>(Collections.nCopies(leases.size(), null));
 		for (List<Integer> group : this.slots.partition(leases.stream().map(LeaseExtension::key).toList())) {
 			Map<Boolean, List<Integer>> byKind = group.stream()
-				.collect(Collectors.partitioningBy((i) -> RedisShares.isShare(leases.get(i).ownerToken())));
+				.collect(Collectors.partitioningBy((i) -> !leases.get(i).owner().share().exclusive()));
 			byKind.forEach((shared, part) -> {
 				if (part.isEmpty()) {
 					return;
@@ -188,32 +205,32 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 	}
 
 	/**
-	 * Raises the fencing counter of each key to at least its floor, where {@code ownerToken} still holds
+	 * Raises the fencing counter of each key to at least its floor, where {@code owner} still holds
 	 * every lock of {@code keys}: how a quorum of independent servers (Redlock) makes the nodes that
 	 * granted a lock remember the highest token any of them issued for it.
-	 * @param floors the lowest counter of each key, in the order of {@code keys}
+	 * @param floors the lowest counter of each key
 	 * @return whether the owner still held every lock; when not, no counter of its slot was changed
 	 */
-	public CompletableFuture<Boolean> raiseFencingTokens(List<String> keys, String ownerToken, List<Long> floors) {
+	CompletableFuture<Boolean> raiseFencingTokens(List<String> keys, LockOwner owner, Map<String, Long> floors) {
 		CompletableFuture<Boolean> raised = CompletableFuture.completedFuture(true);
 		for (List<Integer> group : this.slots.partition(keys)) {
 			List<String> groupKeys = group.stream().map(keys::get).toList();
-			List<Long> groupFloors = group.stream().map(floors::get).toList();
+			List<Long> groupFloors = groupKeys.stream().map(floors::get).toList();
 			raised = raised.thenCombine(this.scripts.call("fencing write-back", groupKeys, LockScripts.RAISE_FENCES,
-					this.arguments.raiseFences(groupKeys, ownerToken, groupFloors), (held) -> held == 1L),
+					this.arguments.raiseFences(groupKeys, RedisOwners.entryOf(owner), groupFloors), (held) -> held == 1L),
 					Boolean::logicalAnd);
 		}
 		return raised;
 	}
 
 	/**
-	 * Tells the waiters of {@code keys} that {@code ownerToken} freed them, as a release notification
+	 * Tells the waiters of {@code keys} that {@code owner} freed them, as a release notification
 	 * that hands the locks to nobody (a zero claim lease): for a store whose waiters stand in no queue
 	 * (Redlock).
 	 */
-	public CompletableFuture<Void> announceRelease(List<String> keys, String ownerToken) {
+	CompletableFuture<Void> announceRelease(List<String> keys, LockOwner owner) {
 		return this.scripts.call("release notice", keys, LockScripts.ANNOUNCE_RELEASE,
-				this.arguments.announceRelease(keys, ownerToken), (published) -> null);
+				this.arguments.announceRelease(keys, RedisOwners.entryOf(owner)), (published) -> null);
 	}
 
 	@Override
@@ -232,9 +249,22 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 				(exists) -> exists == 1L);
 	}
 
+	/** What operators see and do in this store, made on first use. */
 	@Override
-	public void close() {
+	public synchronized StoreAdministration administration() {
+		if (this.administration == null) {
+			this.administration = new RedisLockAdministration(this.connectionFactory, this.keys, this.claimLease,
+					this.shardedPubSubAsked);
+		}
+		return this.administration;
+	}
+
+	@Override
+	public synchronized void close() {
 		this.runner.close();
+		if (this.administration != null) {
+			this.administration.close();
+		}
 	}
 
 	/**
@@ -242,15 +272,17 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 	 * before the outcome is reported: the locks it took or was handed there are given back, and it stays
 	 * parked in their queues, keeping its place while it waits for the slot that refused it. When one
 	 * fails, or the caller does not wait, every other slot is released, queue places included. Each
-	 * slot's fencing tokens are put at the positions of their keys in {@code keys}, whatever the order
+	 * slot's fencing tokens are kept by key, and the grant lists them in the order of {@code keys}, whatever the order
 	 * of the slots.
 	 * @param slotGroups the positions in {@code keys} of each slot's keys
-	 * @param fencingTokens the token of each key granted so far, at the key's position
+	 * @param fencingTokens the token of each key granted so far
 	 */
 	private CompletableFuture<AcquireResult> acquireSlotBySlot(List<String> keys, List<List<Integer>> slotGroups,
-			int next, Long[] fencingTokens, String ownerToken, Duration ttl, Duration queueFor) {
+			int next, Map<String, Long> fencingTokens, String ownerToken, Duration ttl, Duration queueFor) {
 		if (next == slotGroups.size()) {
-			return CompletableFuture.completedFuture(AcquireResult.granted(Arrays.asList(fencingTokens)));
+			Map<String, Long> inKeyOrder = new LinkedHashMap<>();
+			keys.forEach((key) -> inKeyOrder.put(key, fencingTokens.get(key)));
+			return CompletableFuture.completedFuture(AcquireResult.granted(inKeyOrder));
 		}
 		List<Integer> slot = slotGroups.get(next);
 		List<String> otherSlots = IntStream.range(0, keys.size())
@@ -260,15 +292,13 @@ final class RedisLockBackend implements LockBackend, AutoCloseable {
 		return acquireInOneSlot(slot.stream().map(keys::get).toList(), ownerToken, ttl, queueFor)
 			.handle((result, failure) -> {
 				if (failure == null && result.acquired()) {
-					for (int i = 0; i < slot.size(); i++) {
-						fencingTokens[slot.get(i)] = result.fencingTokens().get(i);
-					}
+					fencingTokens.putAll(result.fencingTokens());
 					return acquireSlotBySlot(keys, slotGroups, next + 1, fencingTokens, ownerToken, ttl, queueFor);
 				}
 				CompletableFuture<AcquireResult> outcome = (failure != null) ? CompletableFuture.failedFuture(failure)
 						: CompletableFuture.completedFuture(result);
 				CompletableFuture<Integer> givenBack = (failure == null && queueFor.toMillis() > 0)
-						? stepAside(otherSlots, ownerToken, queueFor) : release(otherSlots, ownerToken);
+						? stepAside(otherSlots, ownerToken, queueFor) : release(otherSlots, ownerToken, NO_LISTENER);
 				return givenBack.handle((count, ignored) -> null).thenCompose((ignored) -> outcome);
 			})
 			.thenCompose(Function.identity());

@@ -7,22 +7,22 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
-import dev.locksmith.core.LockAdministration;
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.core.StoreAdministration;
 import dev.locksmith.redis.StoreParts.Part;
 
 /**
  * The lock store on one Redis deployment (standalone, Sentinel or cluster), through a Spring Data Redis
- * connection factory: the {@link LockBackend}, {@link LockAdministration} and {@link ReleaseNotifications}
- * that a {@link dev.locksmith.core.DefaultLockService} runs on. Each part is made on first use, and the
- * store starts, stops and closes the parts it made. As a bean, the application context starts it before
- * the web server (whose phases are {@code DEFAULT_PHASE - 2048} and up) and stops it after the server
- * has drained; without a context, call {@link #start()} and {@link #close()}.
+ * connection factory, the {@link LockStore} that a {@link dev.locksmith.core.DefaultLockService} runs on.
+ * Its lock calls, {@link #administration()} and {@link #notifications()} are parts made on first use,
+ * and the store starts, stops and closes the parts it made. As a bean, the application context starts it
+ * before the web server (whose phases are {@code DEFAULT_PHASE - 2048} and up) and stops it after the
+ * server has drained; without a context, call {@link #start()} and {@link #close()}.
  *
  * @since 0.1.0
  */
-public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
+public final class RedisLockStore extends PartsLockStore {
 
 	private final RedisConnectionFactory connectionFactory;
 
@@ -38,8 +38,6 @@ public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
 
 	private @Nullable RedisReleaseNotifications notifications;
 
-	private final StoreParts parts = new StoreParts();
-
 	private RedisLockStore(Builder builder) {
 		this.connectionFactory = builder.connectionFactory;
 		this.keys = builder.keys;
@@ -52,8 +50,9 @@ public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
 		return new Builder(connectionFactory);
 	}
 
-	/** The backend that takes, renews and releases locks with one script call a round trip. */
-	public synchronized LockBackend lockBackend() {
+	/** The part that takes, renews and releases locks with one script call a round trip. */
+	@Override
+	synchronized LockStore locks() {
 		if (this.backend == null) {
 			RedisLockBackend made = new RedisLockBackend(this.connectionFactory, this.keys, this.claimLease,
 					this.shardedPubSub);
@@ -63,10 +62,12 @@ public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
 	}
 
 	/** What operators see and do: the locks held, forced release, a liveness check, the cluster topology. */
-	public synchronized LockAdministration lockAdministration() {
+	@Override
+	public synchronized StoreAdministration administration() {
 		if (this.administration == null) {
-			this.administration = new RedisLockAdministration(this.connectionFactory, this.keys, this.claimLease,
-					this.shardedPubSub);
+			RedisLockAdministration made = new RedisLockAdministration(this.connectionFactory, this.keys,
+					this.claimLease, this.shardedPubSub);
+			this.administration = this.parts.add(made, Part.closed(made::close));
 		}
 		return this.administration;
 	}
@@ -75,7 +76,8 @@ public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
 	 * The hand-overs announced over pub/sub, on one subscriber connection; started at once when the
 	 * store is running, else when it starts.
 	 */
-	public synchronized ReleaseNotifications releaseNotifications() {
+	@Override
+	public synchronized ReleaseNotifications notifications() {
 		if (this.notifications == null) {
 			RedisReleaseNotifications made = new RedisReleaseNotifications(this.connectionFactory, this.keys,
 					this.shardedPubSub);
@@ -96,29 +98,13 @@ public final class RedisLockStore implements SmartLifecycle, AutoCloseable {
 	@Override
 	public void start() {
 		ServerVersionCheck.requireSupported(this.connectionFactory);
-		this.parts.start();
-	}
-
-	@Override
-	public void stop() {
-		this.parts.stop();
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.parts.isRunning();
+		super.start();
 	}
 
 	/** Started before, and stopped after, the web server. */
 	@Override
 	public int getPhase() {
 		return SmartLifecycle.DEFAULT_PHASE - 4096;
-	}
-
-	/** Stops the store, and frees the connections and threads of the parts it made. */
-	@Override
-	public void close() {
-		this.parts.close();
 	}
 
 	/** Configures a {@link RedisLockStore}. */

@@ -2,11 +2,12 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
-import dev.locksmith.core.LockBackend.AcquireResult;
-import dev.locksmith.core.LockBackend.LeaseExtension;
-import dev.locksmith.core.internal.Shares;
+import dev.locksmith.core.LockOwner;
+import dev.locksmith.core.LockStore.AcquireResult;
+import dev.locksmith.core.LockStore.LeaseExtension;
 
 /**
  * The shares of the Redis backend: readers and permit holders of one key each, every one with its own
@@ -23,27 +24,22 @@ final class RedisShares {
 		this.scripts = scripts;
 	}
 
-	/** Whether {@code ownerToken} names a share: a reader's or a permit holder's, of one key. */
-	static boolean isShare(String ownerToken) {
-		return Shares.shareOf(ownerToken) != null;
-	}
-
 	/**
-	 * Takes the share that {@code ownerToken} names, or queues for it.
+	 * Takes the share that {@code owner} asks for, or queues for it.
 	 * @throws IllegalStateException (through the future) when the lock is held with another permit count
 	 */
-	CompletableFuture<AcquireResult> acquire(String key, String ownerToken, Duration ttl, Duration queueFor) {
+	CompletableFuture<AcquireResult> acquire(String key, LockOwner owner, Duration ttl, Duration queueFor) {
 		List<String> keys = List.of(key);
 		return this.scripts.call("acquire", keys, LockScripts.ACQUIRE_SHARE,
-				this.arguments.acquire(keys, ownerToken, ttl, queueFor),
-				(answer) -> acquired(key, ownerToken, answer));
+				this.arguments.acquire(keys, RedisOwners.entryOf(owner), ttl, queueFor),
+				(answer) -> acquired(key, owner, answer));
 	}
 
-	/** Releases the share of {@code ownerToken}, or takes it out of the queue. */
-	CompletableFuture<Integer> release(String key, String ownerToken) {
+	/** Releases the share of {@code owner}, or takes it out of the queue. */
+	CompletableFuture<Integer> release(String key, LockOwner owner) {
 		List<String> keys = List.of(key);
-		return this.scripts.call("release", keys, LockScripts.RELEASE_SHARE, this.arguments.giveBack(keys, ownerToken),
-				Long::intValue);
+		return this.scripts.call("release", keys, LockScripts.RELEASE_SHARE,
+				this.arguments.giveBack(keys, RedisOwners.entryOf(owner)), Long::intValue);
 	}
 
 	/** Extends the leases of shares of one hash slot, each only for its own holder. */
@@ -56,12 +52,12 @@ final class RedisShares {
 	 * {@code acquire-share.lua}: {@code {1, token}} when granted, {@code {0, 1, pttl}} when busy, and
 	 * {@code {-1, permits}} when the lock is held with another permit count.
 	 */
-	private static AcquireResult acquired(String key, String ownerToken, List<?> answer) {
+	private static AcquireResult acquired(String key, LockOwner owner, List<?> answer) {
 		return switch (((Long) answer.get(0)).intValue()) {
-			case 1 -> AcquireResult.granted(List.of((Long) answer.get(1)));
+			case 1 -> AcquireResult.granted(Map.of(key, (Long) answer.get(1)));
 			case 0 -> AcquireResult.busy(key, ScriptAnswers.remainingLease((Long) answer.get(2)),
 					ScriptAnswers.busyFence(answer));
-			default -> throw Shares.permitsMismatch(key, ownerToken, (Long) answer.get(1));
+			default -> throw RedisOwners.permitsMismatch(key, owner, (Long) answer.get(1));
 		};
 	}
 

@@ -5,37 +5,32 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.function.Supplier;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
-import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.KeyMasking;
+import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockUnavailableException;
-import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.StoreAdministration;
 
 /**
- * {@link LockAdministration} over the Redlock servers: asks each of them at once, on a small pool of
- * its own (one thread per server at most), each bounded by {@code timeout}. A lock is listed when a
+ * {@link StoreAdministration} over the Redlock servers: asks each of them at once, each answer bounded
+ * by {@code timeout}. A lock is listed when a
  * quorum of servers hold it for the same instance; a forced release goes to every server.
  */
-final class RedlockLockAdministration implements LockAdministration, AutoCloseable {
+final class RedlockLockAdministration implements StoreAdministration, AutoCloseable {
 
 	private final List<Server> servers;
 
 	private final Quorum quorum;
 
 	private final Duration timeout;
-
-	private final ThreadPoolExecutor executor;
 
 	private final Supplier<Map<String, Object>> clockDetails;
 
@@ -47,9 +42,6 @@ final class RedlockLockAdministration implements LockAdministration, AutoCloseab
 			.toList();
 		this.quorum = new Quorum(servers.size());
 		this.timeout = timeout;
-		this.executor = new ThreadPoolExecutor(servers.size(), servers.size(), 30, TimeUnit.SECONDS,
-				new LinkedBlockingQueue<>(), DaemonThreads.named("locksmith-redlock-admin"));
-		this.executor.allowCoreThreadTimeOut(true);
 		this.clockDetails = clockDetails;
 	}
 
@@ -65,13 +57,10 @@ final class RedlockLockAdministration implements LockAdministration, AutoCloseab
 		return this.clockDetails.get();
 	}
 
-	/** Answers when a quorum of servers answers; throws {@link LockUnavailableException} naming those that do not. */
+	/** Completes when a quorum of servers answers; fails with {@link LockUnavailableException} naming those that do not. */
 	@Override
-	public void ping() {
-		askAll((server) -> {
-			server.administration().ping();
-			return true;
-		}, "ping");
+	public CompletableFuture<Void> ping() {
+		return askAll((server) -> server.administration().ping(), "ping").thenApply((answers) -> null);
 	}
 
 	/**
@@ -79,15 +68,14 @@ final class RedlockLockAdministration implements LockAdministration, AutoCloseab
 	 * {@code DOWN (timed out after 2s)}), for each server by {@code host:port}.
 	 */
 	@Override
-	public Map<String, String> nodeStates() {
-		Map<String, String> states = new LinkedHashMap<>();
-		for (NodeAnswer<Boolean> answer : ask((server) -> {
-			server.administration().ping();
-			return true;
-		})) {
-			states.put(answer.node(), answer.answered() ? "UP" : "DOWN (" + answer.problem() + ")");
-		}
-		return states;
+	public CompletableFuture<Map<String, String>> nodeStates() {
+		return ask((server) -> server.administration().ping()).thenApply((answers) -> {
+			Map<String, String> states = new LinkedHashMap<>();
+			for (NodeAnswer<Void> answer : answers) {
+				states.put(answer.node(), answer.answered() ? "UP" : "DOWN (" + answer.problem() + ")");
+			}
+			return states;
+		});
 	}
 
 	/**
@@ -95,10 +83,14 @@ final class RedlockLockAdministration implements LockAdministration, AutoCloseab
 	 * quorum will: the quorum-th longest remaining lease.
 	 */
 	@Override
-	public List<StoredLock> storedLocks(int limit) {
+	public CompletableFuture<List<StoredLock>> storedLocks(int limit) {
+		return askAll((server) -> server.administration().storedLocks(limit), "listing of the stored locks")
+			.thenApply((answers) -> heldByQuorum(answers, limit));
+	}
+
+	private List<StoredLock> heldByQuorum(List<NodeAnswer<List<StoredLock>>> answers, int limit) {
 		Map<Holding, List<Duration>> leases = new LinkedHashMap<>();
-		for (NodeAnswer<List<StoredLock>> answer : askAll((server) -> server.administration().storedLocks(limit),
-				"listing of the stored locks")) {
+		for (NodeAnswer<List<StoredLock>> answer : answers) {
 			if (answer.answered()) {
 				for (StoredLock lock : Objects.requireNonNull(answer.value())) {
 					leases.computeIfAbsent(new Holding(lock.name(), lock.key(), lock.holderInstance()),
@@ -120,37 +112,28 @@ final class RedlockLockAdministration implements LockAdministration, AutoCloseab
 
 	/** Deletes the lock on every server whatever its owner; the fencing counters stay. */
 	@Override
-	public boolean forceRelease(String key) {
-		return askAll((server) -> server.administration().forceRelease(key), "forced release of '" + KeyMasking.mask(key) + "'")
-			.stream()
-			.anyMatch((answer) -> Boolean.TRUE.equals(answer.value()));
+	public CompletableFuture<Boolean> forceRelease(String key) {
+		return askAll((server) -> server.administration().forceRelease(key),
+				"forced release of '" + KeyMasking.mask(key) + "'")
+			.thenApply((answers) -> answers.stream().anyMatch((answer) -> Boolean.TRUE.equals(answer.value())));
 	}
 
+	/** Frees the threads of each server's administration. */
 	@Override
 	public void close() {
-		this.executor.shutdownNow();
+		this.servers.forEach((server) -> server.administration().close());
 	}
 
-	private <T> List<NodeAnswer<T>> askAll(Function<Server, T> call, String what) {
-		List<NodeAnswer<T>> answers = ask(call);
-		NodeAnswer.requireQuorum(answers, this.quorum, what, this.timeout);
-		return answers;
+	private <T> CompletableFuture<List<NodeAnswer<T>>> askAll(Function<Server, CompletableFuture<T>> call,
+			String what) {
+		return ask(call).thenApply((answers) -> {
+			NodeAnswer.requireQuorum(answers, this.quorum, what, this.timeout);
+			return answers;
+		});
 	}
 
-	private <T> List<NodeAnswer<T>> ask(Function<Server, T> call) {
-		try {
-			return NodeAnswer
-				.askAll(this.servers, (server) -> CompletableFuture.supplyAsync(() -> call.apply(server), this.executor),
-						this.timeout)
-				.get();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new LockUnavailableException("Interrupted while asking the Redlock servers", ex);
-		}
-		catch (ExecutionException ex) {
-			throw new LockUnavailableException("Could not ask the Redlock servers", ex.getCause());
-		}
+	private <T> CompletableFuture<List<NodeAnswer<T>>> ask(Function<Server, CompletableFuture<T>> call) {
+		return NodeAnswer.askAll(this.servers, call, this.timeout);
 	}
 
 	/** One lock of one holder, as the servers that hold it agree on it. */

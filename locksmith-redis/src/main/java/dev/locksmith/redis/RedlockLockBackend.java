@@ -2,6 +2,7 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -11,11 +12,14 @@ import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
-import dev.locksmith.core.LockBackend;
-import dev.locksmith.core.internal.KeyMasking;
+import dev.locksmith.core.LockOwner;
+import dev.locksmith.core.LockStore;
+import dev.locksmith.core.ReleaseNotifications.Listener;
+import dev.locksmith.core.StoreAdministration;
+import dev.locksmith.core.KeyMasking;
 
 /**
- * {@link LockBackend} on several independent Redis servers (Redlock): a lock is held when a majority
+ * {@link LockStore} on several independent Redis servers (Redlock): a lock is held when a majority
  * of the servers granted it within its validity, {@code ttl - elapsed - drift}, and the engine counts
  * on no more than that. Every operation goes to all servers at once through Lettuce's asynchronous
  * API, each server bounded by a node timeout; a server that fails or stays silent counts as a no.
@@ -28,7 +32,7 @@ import dev.locksmith.core.internal.KeyMasking;
  * some servers but no quorum tries once more after a short random pause, so that contenders who split
  * the vote do not wait for each other.
  */
-final class RedlockLockBackend implements LockBackend, AutoCloseable {
+final class RedlockLockBackend implements LockStore {
 
 	/** Part of the ttl that bounds each server's answer, unless a fixed node timeout is set. */
 	static final int NODE_TIMEOUT_PERCENT_OF_TTL = 5;
@@ -48,6 +52,12 @@ final class RedlockLockBackend implements LockBackend, AutoCloseable {
 
 	private final QuorumRelease quorumRelease;
 
+	private final List<? extends RedisConnectionFactory> servers;
+
+	private final RedisLockKeys keys;
+
+	private @Nullable RedlockLockAdministration administration;
+
 	private RedlockLockBackend(Builder builder) {
 		this.nodes = builder.servers.stream().map((server) -> new RedlockNode(server, builder.keys)).toList();
 		this.quorum = new Quorum(this.nodes.size());
@@ -55,6 +65,8 @@ final class RedlockLockBackend implements LockBackend, AutoCloseable {
 		this.maxNodeTimeout = builder.maxNodeTimeout;
 		this.nanoClock = builder.nanoClock;
 		this.quorumRelease = new QuorumRelease(this.quorum);
+		this.servers = builder.servers;
+		this.keys = builder.keys;
 	}
 
 	/**
@@ -77,20 +89,19 @@ final class RedlockLockBackend implements LockBackend, AutoCloseable {
 	}
 
 	@Override
-	public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
-			Duration queueFor) {
-		QuorumAcquisition first = attempt(keys, ownerToken, ttl);
+	public CompletableFuture<AcquireResult> tryAcquire(AcquireRequest request) {
+		QuorumAcquisition first = attempt(request);
 		return first.run()
-			.thenCompose((result) -> first.retryPause(queueFor)
+			.thenCompose((result) -> first.retryPause(request.queueFor())
 				.map((pause) -> CompletableFuture
 					.runAsync(() -> { }, CompletableFuture.delayedExecutor(pause.toNanos(), TimeUnit.NANOSECONDS))
-					.thenCompose((paused) -> attempt(keys, ownerToken, ttl).run()))
+					.thenCompose((paused) -> attempt(request).run()))
 				.orElseGet(() -> CompletableFuture.completedFuture(result)));
 	}
 
-	private QuorumAcquisition attempt(List<String> keys, String ownerToken, Duration ttl) {
-		return new QuorumAcquisition(this.nodes, keys, ownerToken, ttl, nodeTimeout(ttl), this.nanoClock,
-				this.quorumRelease);
+	private QuorumAcquisition attempt(AcquireRequest request) {
+		return new QuorumAcquisition(this.nodes, request.keys(), request.owner(), request.ttl(),
+				nodeTimeout(request.ttl()), this.nanoClock, this.quorumRelease);
 	}
 
 	/**
@@ -99,9 +110,9 @@ final class RedlockLockBackend implements LockBackend, AutoCloseable {
 	 * @return the most locks released on any one server
 	 */
 	@Override
-	public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
+	public CompletableFuture<Integer> release(List<String> keys, LockOwner owner, Listener handOvers) {
 		Duration timeout = untimedCallTimeout();
-		return this.quorumRelease.release(this.nodes, keys, ownerToken, timeout).thenApply((answers) -> {
+		return this.quorumRelease.release(this.nodes, keys, owner, timeout).thenApply((answers) -> {
 			NodeAnswer.requireQuorum(answers, this.quorum, "release of " + KeyMasking.describe(keys), timeout);
 			return answers.stream()
 				.filter(NodeAnswer::answered)
@@ -157,8 +168,20 @@ final class RedlockLockBackend implements LockBackend, AutoCloseable {
 		return LeaseValidity.fromRequest(ttl);
 	}
 
+	/** What operators see and do on these servers, made on first use, without the servers' clocks. */
 	@Override
-	public void close() {
+	public synchronized StoreAdministration administration() {
+		if (this.administration == null) {
+			this.administration = new RedlockLockAdministration(this.servers, this.keys, untimedCallTimeout(), Map::of);
+		}
+		return this.administration;
+	}
+
+	@Override
+	public synchronized void close() {
+		if (this.administration != null) {
+			this.administration.close();
+		}
 		this.nodes.forEach(RedlockNode::close);
 	}
 

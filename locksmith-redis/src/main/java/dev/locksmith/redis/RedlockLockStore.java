@@ -8,23 +8,23 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 
-import dev.locksmith.core.LockAdministration;
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.core.StoreAdministration;
 import dev.locksmith.redis.StoreParts.Part;
 
 /**
  * The Redlock store: a lock is held once a majority of 3 or 5 independent Redis servers granted it,
  * each running the same scripts as {@link RedisLockStore}, over connections of its own apart from the
- * application's {@code spring.data.redis} one. Its {@link LockBackend}, {@link LockAdministration} and
- * {@link ReleaseNotifications} are made on first use, and the store starts, stops and closes its
+ * application's {@code spring.data.redis} one. Its lock calls, {@link #administration()} and
+ * {@link #notifications()} are parts made on first use, and the store starts, stops and closes its
  * connections and the parts it made. As a bean, the application context starts it before the web
  * server (whose phases are {@code DEFAULT_PHASE - 2048} and up) and stops it after the server has
  * drained; without a context, call {@link #start()} and {@link #close()}.
  *
  * @since 0.1.0
  */
-public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
+public final class RedlockLockStore extends PartsLockStore {
 
 	private final RedlockServers servers;
 
@@ -41,8 +41,6 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 	private @Nullable RedlockLockAdministration administration;
 
 	private @Nullable RedlockReleaseNotifications notifications;
-
-	private final StoreParts parts = new StoreParts();
 
 	private RedlockLockStore(Builder builder) {
 		this.timeout = builder.timeout;
@@ -62,8 +60,9 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 		return new Builder(nodes);
 	}
 
-	/** The backend that takes a lock on a majority of the servers, with fencing tokens that only grow. */
-	public synchronized LockBackend lockBackend() {
+	/** The part that takes a lock on a majority of the servers, with fencing tokens that only grow. */
+	@Override
+	synchronized LockStore locks() {
 		if (this.backend == null) {
 			RedlockLockBackend.Builder builder = RedlockLockBackend
 				.builder(this.servers.connectionFactories(), this.keys)
@@ -81,7 +80,8 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 	 * What operators see and do across the servers, each asked within half the store timeout: the locks
 	 * a majority holds, forced release on every server, and the state of each.
 	 */
-	public synchronized LockAdministration lockAdministration() {
+	@Override
+	public synchronized StoreAdministration administration() {
 		if (this.administration == null) {
 			RedlockLockAdministration made = new RedlockLockAdministration(this.servers.connectionFactories(),
 					this.keys, this.timeout.dividedBy(2), this::clockDetails);
@@ -94,7 +94,8 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 	 * The hand-overs announced by any of the servers, each over its own subscriber connection; started
 	 * at once when the store is running, else when it starts.
 	 */
-	public synchronized ReleaseNotifications releaseNotifications() {
+	@Override
+	public synchronized ReleaseNotifications notifications() {
 		if (this.notifications == null) {
 			RedlockReleaseNotifications made = new RedlockReleaseNotifications(this.servers.connectionFactories(),
 					this.keys);
@@ -115,35 +116,10 @@ public final class RedlockLockStore implements SmartLifecycle, AutoCloseable {
 		return this.servers.clockDetails(this.shortestTtl, this.timeout.dividedBy(2));
 	}
 
-	/**
-	 * Connects to the servers, starts the release notifications, and warms up the backend in the
-	 * background: connects and loads the scripts on every server.
-	 */
-	@Override
-	public void start() {
-		this.parts.start();
-	}
-
-	@Override
-	public void stop() {
-		this.parts.stop();
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.parts.isRunning();
-	}
-
 	/** Started before, and stopped after, the web server. */
 	@Override
 	public int getPhase() {
 		return SmartLifecycle.DEFAULT_PHASE - 4097;
-	}
-
-	/** Stops the store, and frees the connections and threads of the parts it made and its own. */
-	@Override
-	public void close() {
-		this.parts.close();
 	}
 
 	/** A whole acquisition (grants, fencing write-back, release when refused) fits in the store timeout. */

@@ -7,6 +7,8 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import dev.locksmith.core.LockOwner;
+
 /** One of Redlock's Redis servers: its name for messages, and the single-server lock scripts run on it. */
 final class RedlockNode implements AutoCloseable {
 
@@ -31,11 +33,11 @@ final class RedlockNode implements AutoCloseable {
 	}
 
 	/**
-	 * Tells this server's subscribers that {@code ownerToken} freed {@code keys}, without waiting for it:
+	 * Tells this server's subscribers that {@code owner} freed {@code keys}, without waiting for it:
 	 * a notice that fails only leaves the waiters to their re-check.
 	 */
-	void announceRelease(List<String> keys, String ownerToken) {
-		this.locks.announceRelease(keys, ownerToken).whenComplete((done, failure) -> {
+	void announceRelease(List<String> keys, LockOwner owner) {
+		this.locks.announceRelease(keys, owner).whenComplete((done, failure) -> {
 			if (failure != null) {
 				logger.debug("Could not announce a release on " + this.name + "; its waiters re-check", failure);
 			}

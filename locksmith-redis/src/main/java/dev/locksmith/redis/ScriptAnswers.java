@@ -2,9 +2,11 @@ package dev.locksmith.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
-import dev.locksmith.core.LockBackend.AcquireResult;
+import dev.locksmith.core.LockStore.AcquireResult;
 import dev.locksmith.core.ReleaseNotifications.Listener;
 
 /** Reads the answers of the lock scripts, as the header of each {@code .lua} file describes them. */
@@ -16,7 +18,11 @@ final class ScriptAnswers {
 	/** {@code acquire.lua}: {@code {1, token...}} when granted, {@code {0, i, pttl, fence}} when KEYS[i] is busy. */
 	static AcquireResult acquired(List<String> keys, List<?> answer) {
 		if ((Long) answer.get(0) == 1L) {
-			return AcquireResult.granted(answer.subList(1, answer.size()).stream().map(Long.class::cast).toList());
+			Map<String, Long> fencingTokens = new LinkedHashMap<>();
+			for (int i = 0; i < keys.size(); i++) {
+				fencingTokens.put(keys.get(i), (Long) answer.get(i + 1));
+			}
+			return AcquireResult.granted(fencingTokens);
 		}
 		String busyKey = keys.get(((Long) answer.get(1)).intValue() - 1);
 		return AcquireResult.busy(busyKey, remainingLease((Long) answer.get(2)), busyFence(answer));

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
-import dev.locksmith.core.LockBackend.LeaseExtension;
+import dev.locksmith.core.LockStore.LeaseExtension;
 
 /**
  * The KEYS and ARGV of each lock script, in the order its {@code .lua} file's header lists them: the
@@ -129,7 +129,7 @@ final class ScriptArguments {
 	private static List<String> leaseArgs(List<LeaseExtension> leases) {
 		List<String> args = new ArrayList<>(leases.size() * 3);
 		for (LeaseExtension lease : leases) {
-			args.add(lease.ownerToken());
+			args.add(RedisOwners.entryOf(lease.owner()));
 			args.add(millis(lease.ttl()));
 			args.add(lease.last() ? "1" : "0");
 		}

@@ -8,8 +8,8 @@ import java.util.function.Function;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import dev.locksmith.core.LockUnavailableException;
-import dev.locksmith.core.internal.KeyMasking;
-import dev.locksmith.core.internal.StoreBusyException;
+import dev.locksmith.core.KeyMasking;
+import dev.locksmith.core.StoreBusyException;
 
 /**
  * Runs lock scripts and reads their answers, translating failures into the engine's terms: a

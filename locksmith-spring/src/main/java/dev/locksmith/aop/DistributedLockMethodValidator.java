@@ -15,7 +15,7 @@ import org.springframework.util.ReflectionUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 import dev.locksmith.annotation.DistributedLock;
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockStore;
 
 /**
  * Checks every {@code @DistributedLock} of a bean when the bean is created, so a bad key expression,
@@ -64,7 +64,7 @@ public final class DistributedLockMethodValidator implements BeanPostProcessor {
 	 * @since 0.1.0
 	 */
 	public DistributedLockMethodValidator(Supplier<DistributedLockAdvisor> advisor, boolean strict,
-			Supplier<@Nullable LockBackend> store) {
+			Supplier<@Nullable LockStore> store) {
 		this.advisor = SingletonSupplier.of(advisor);
 		this.strict = strict;
 		this.shares = SingletonSupplier.of(() -> new ShareSupportCheck(store.get()));

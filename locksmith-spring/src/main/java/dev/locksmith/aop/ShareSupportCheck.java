@@ -3,19 +3,19 @@ package dev.locksmith.aop;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.annotation.LockMode;
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.core.LockOptions;
 
 /**
  * Refuses at startup a read lock or permits that the application's store cannot grant, asking the
- * store through {@link LockBackend#grantsShares()}, so that no call finds out on its first run.
+ * store through {@link LockStore#grantsShares()}, so that no call finds out on its first run.
  */
 final class ShareSupportCheck {
 
-	private final @Nullable LockBackend store;
+	private final @Nullable LockStore store;
 
 	/** @param store the store that keeps the locks, or {@code null} when unknown: the first call refuses then */
-	ShareSupportCheck(@Nullable LockBackend store) {
+	ShareSupportCheck(@Nullable LockStore store) {
 		this.store = store;
 	}
 

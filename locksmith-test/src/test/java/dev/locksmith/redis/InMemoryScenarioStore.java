@@ -13,7 +13,11 @@ import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.LockAdministration.StoredLock;
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockOwner;
+import dev.locksmith.core.LockStore;
+import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.core.ReleaseNotifications.Listener;
+import dev.locksmith.core.StoreAdministration;
 import dev.locksmith.test.inmemory.InMemoryLockBackend;
 import dev.locksmith.test.inmemory.InMemoryStoreProbe;
 
@@ -37,7 +41,7 @@ final class InMemoryScenarioStore implements ScenarioStore {
 	public LockEngines engines(int count, Duration recheckInterval) {
 		InMemoryLockBackend shared = this.store;
 		return new LockEngines(count, recheckInterval, () -> new LockEngines.Connected(new Counting(shared),
-				shared.releaseNotifications(), () -> {
+				shared.notifications(), () -> {
 				}));
 	}
 
@@ -70,7 +74,7 @@ final class InMemoryScenarioStore implements ScenarioStore {
 	public State state() {
 		InMemoryLockBackend shared = this.store;
 		Map<String, StoredLock> stored = new LinkedHashMap<>();
-		shared.administration().storedLocks(Integer.MAX_VALUE).forEach((lock) -> stored.put(lock.key(), lock));
+		shared.administration().storedLocks(Integer.MAX_VALUE).join().forEach((lock) -> stored.put(lock.key(), lock));
 		Map<String, Integer> queued = new LinkedHashMap<>();
 		KEYS.forEach((key) -> queued.put(key, InMemoryStoreProbe.queueLength(shared, key)));
 		return new Snapshot(TimeUnit.NANOSECONDS.toMillis(System.nanoTime()), stored, queued);
@@ -131,25 +135,34 @@ final class InMemoryScenarioStore implements ScenarioStore {
 	}
 
 	/** The shared store, counting each acquire, release and lease extension an engine asks of it. */
-	private final class Counting implements LockBackend {
+	private final class Counting implements LockStore {
 
-		private final LockBackend store;
+		private final LockStore store;
 
-		Counting(LockBackend store) {
+		Counting(LockStore store) {
 			this.store = store;
 		}
 
 		@Override
-		public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
-				Duration queueFor) {
+		public CompletableFuture<AcquireResult> tryAcquire(AcquireRequest request) {
 			InMemoryScenarioStore.this.calls.incrementAndGet();
-			return this.store.tryAcquire(keys, ownerToken, ttl, queueFor);
+			return this.store.tryAcquire(request);
 		}
 
 		@Override
-		public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
+		public CompletableFuture<Integer> release(List<String> keys, LockOwner owner, Listener handOvers) {
 			InMemoryScenarioStore.this.calls.incrementAndGet();
-			return this.store.release(keys, ownerToken);
+			return this.store.release(keys, owner, handOvers);
+		}
+
+		@Override
+		public StoreAdministration administration() {
+			return this.store.administration();
+		}
+
+		@Override
+		public ReleaseNotifications notifications() {
+			return this.store.notifications();
 		}
 
 		@Override

@@ -4,13 +4,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.locksmith.core.DefaultLockService;
-import dev.locksmith.test.contract.LockBackendContractTests;
+import dev.locksmith.test.contract.LockStoreContractTests;
 
 /**
  * The lock contract on a Redis deployment, through the fixture of {@code lock-spring-boot-autoconfigure}'s
  * tests: every service gets connections, release notifications and a backend of its own.
  */
-abstract class RedisDeploymentContractTests extends LockBackendContractTests {
+abstract class RedisDeploymentContractTests extends LockStoreContractTests {
 
 	@RegisterExtension
 	final RedisFixture fixture = new RedisFixture(this::connect);

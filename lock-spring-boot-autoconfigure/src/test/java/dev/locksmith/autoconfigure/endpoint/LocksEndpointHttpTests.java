@@ -52,7 +52,7 @@ class LocksEndpointHttpTests {
 	static void startRedisAndAnotherInstance() {
 		redis = RedisServer.start();
 		otherConnections = redis.connectionFactory();
-		otherInstance = DefaultLockService.builder(RedisLockStore.builder(otherConnections).build().lockBackend())
+		otherInstance = DefaultLockService.builder(RedisLockStore.builder(otherConnections).build())
 			.instanceId("other")
 			.build();
 	}

@@ -10,6 +10,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.locksmith.adapters.RedisLockServices;
+import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockAdministration;
 import dev.locksmith.core.LockService;
 import dev.locksmith.leader.actuate.LeadershipEndpoint;
@@ -59,7 +60,7 @@ class LeadershipEndpointAutoConfigurationTests {
 	}
 
 	private LockAdministration administration() {
-		return RedisLockStore.builder(this.connections).build().lockAdministration();
+		return DefaultLockService.builder(RedisLockStore.builder(this.connections).build()).build().administration();
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.locksmith.core.internal;
 
 import java.time.Duration;
 
+import dev.locksmith.core.KeyMasking;
 import dev.locksmith.core.LockHandle;
 
 /**

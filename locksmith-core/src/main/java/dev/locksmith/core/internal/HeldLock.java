@@ -2,9 +2,8 @@ package dev.locksmith.core.internal;
 
 import java.util.List;
 
-import org.jspecify.annotations.Nullable;
-
 import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockShare;
 
 /**
  * A lock that a running call holds, as {@link LockFrames} and {@link ReactiveLockFrames} carry it:
@@ -14,10 +13,9 @@ import dev.locksmith.core.LockHandle;
  * one never reuses it
  * @param handle the call's hold on the lock
  * @param keys the keys that the handle holds
- * @param share the share the handle holds, such as {@code @read} (see {@link Shares}), or {@code null} when
- * it holds the keys exclusively
+ * @param share the share the handle holds
  */
-public record HeldLock(Object owner, LockHandle handle, List<String> keys, @Nullable String share) {
+public record HeldLock(Object owner, LockHandle handle, List<String> keys, LockShare share) {
 
 	public HeldLock {
 		keys = List.copyOf(keys);

@@ -12,12 +12,14 @@ import java.util.concurrent.Callable;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.locksmith.core.KeyMasking;
 import dev.locksmith.core.DistributedLockException;
 import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
+import dev.locksmith.core.LockShare;
 import dev.locksmith.core.LockUnavailableException;
 
 /**
@@ -106,7 +108,7 @@ public final class LockedCalls {
 
 	/** The lock of {@code call} that {@code handle} holds, as the lock frames carry it. */
 	public HeldLock heldLock(Call call, LockHandle handle) {
-		return new HeldLock(call.locks(), handle, call.keys(), Shares.shareOf(call.options()));
+		return new HeldLock(call.locks(), handle, call.keys(), call.options().share());
 	}
 
 	/** Makes {@code handle} the innermost lock of this thread while the work of {@code call} runs here. */
@@ -128,10 +130,10 @@ public final class LockedCalls {
 	 */
 	private static List<LockHandle> holdAgain(Call call, List<HeldLock> held) {
 		Set<LockHandle> holding = Collections.newSetFromMap(new IdentityHashMap<>());
-		String share = Shares.shareOf(call.options());
+		LockShare share = call.options().share();
 		for (String key : call.keys()) {
 			HeldLock lock = find(call, key, held);
-			if (lock != null && lock.share() != null && !lock.share().equals(share)) {
+			if (lock != null && !lock.share().exclusive() && !lock.share().equals(share)) {
 				throw new IllegalStateException(nestedShareMessage(call, key, lock.share(), share));
 			}
 			if (lock != null) {
@@ -151,10 +153,10 @@ public final class LockedCalls {
 		return holds;
 	}
 
-	private static String nestedShareMessage(Call call, String key, String held, @Nullable String asked) {
-		String message = call.caller() + " asks for lock '" + KeyMasking.mask(key) + "' as " + Shares.holderOf(asked)
-				+ " while this thread holds it as " + Shares.holderOf(held);
-		if (asked == null) {
+	private static String nestedShareMessage(Call call, String key, LockShare held, LockShare asked) {
+		String message = call.caller() + " asks for lock '" + KeyMasking.mask(key) + "' as " + asked.holder()
+				+ " while this thread holds it as " + held.holder();
+		if (asked.exclusive()) {
 			return message + ": a read lock cannot be upgraded, as two readers that both upgrade would each wait "
 					+ "for the other forever; take the write lock from the start";
 		}

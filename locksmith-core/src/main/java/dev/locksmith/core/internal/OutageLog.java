@@ -6,6 +6,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.locksmith.core.StoreFailures;
+
 /**
  * Keeps a lock store outage to one WARN per lock name, DEBUG after it, and one INFO at its end, for one component.
  * Not API: its wording may change.

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.StoreFailures;
 
 /**
  * Waits for a store call at most the timeout, on the caller's thread, turning silence into a

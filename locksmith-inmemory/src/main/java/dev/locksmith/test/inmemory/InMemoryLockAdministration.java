@@ -1,11 +1,13 @@
 package dev.locksmith.test.inmemory;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
-import dev.locksmith.core.LockAdministration;
+import dev.locksmith.core.LockAdministration.StoredLock;
+import dev.locksmith.core.StoreAdministration;
 
-/** {@link LockAdministration} of the in-memory store, which always answers. */
-final class InMemoryLockAdministration implements LockAdministration {
+/** {@link StoreAdministration} of the in-memory store, which always answers at once. */
+final class InMemoryLockAdministration implements StoreAdministration {
 
 	private final InMemoryLockStore store;
 
@@ -19,17 +21,18 @@ final class InMemoryLockAdministration implements LockAdministration {
 	}
 
 	@Override
-	public void ping() {
+	public CompletableFuture<Void> ping() {
+		return CompletableFuture.completedFuture(null);
 	}
 
 	@Override
-	public List<StoredLock> storedLocks(int limit) {
-		return this.store.storedLocks(limit);
+	public CompletableFuture<List<StoredLock>> storedLocks(int limit) {
+		return CompletableFuture.completedFuture(this.store.storedLocks(limit));
 	}
 
 	@Override
-	public boolean forceRelease(String key) {
-		return this.store.forceRelease(key);
+	public CompletableFuture<Boolean> forceRelease(String key) {
+		return CompletableFuture.completedFuture(this.store.forceRelease(key));
 	}
 
 }

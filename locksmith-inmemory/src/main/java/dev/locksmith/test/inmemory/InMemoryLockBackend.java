@@ -4,25 +4,26 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import dev.locksmith.core.LockAdministration;
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockOwner;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.core.ReleaseNotifications.Listener;
+import dev.locksmith.core.StoreAdministration;
+import dev.locksmith.test.inmemory.InMemoryLockStore.Extension;
 
 /**
- * {@link LockBackend} that keeps locks in this JVM's memory, for fast tests without Redis. Leases,
+ * {@link LockStore} that keeps locks in this JVM's memory, for fast tests without Redis. Leases,
  * fencing tokens, fair wait queues and hand-over under a claim lease follow the same rules as the
  * Redis store; every engine built on one instance shares its locks, as the processes of a fleet
  * share one Redis. It gives no mutual exclusion between processes: never use it in production.
  * <pre>{@code
  * InMemoryLockBackend store = new InMemoryLockBackend();
- * DefaultLockService locks = DefaultLockService.builder(store)
- *     .releaseNotifications(store.releaseNotifications())
- *     .build();
+ * DefaultLockService locks = DefaultLockService.builder(store).build();
  * }</pre>
  *
  * @since 0.1.0
  */
-public final class InMemoryLockBackend implements LockBackend {
+public final class InMemoryLockBackend implements LockStore {
 
 	/** How long a waiter handed a lock has to take it, unless configured otherwise. */
 	private static final Duration DEFAULT_CLAIM_LEASE = Duration.ofSeconds(2);
@@ -55,19 +56,23 @@ public final class InMemoryLockBackend implements LockBackend {
 	}
 
 	@Override
-	public CompletableFuture<AcquireResult> tryAcquire(List<String> keys, String ownerToken, Duration ttl,
-			Duration queueFor) {
-		return CompletableFuture.completedFuture(this.store.tryAcquire(keys, ownerToken, ttl, queueFor));
+	public CompletableFuture<AcquireResult> tryAcquire(AcquireRequest request) {
+		return CompletableFuture.completedFuture(this.store.tryAcquire(request.keys(),
+				OwnerEntries.of(request.owner()), request.ttl(), request.queueFor()));
 	}
 
+	/** Releases; the waiters in this JVM hear of each hand-over from the notifications, before this answers. */
 	@Override
-	public CompletableFuture<Integer> release(List<String> keys, String ownerToken) {
-		return CompletableFuture.completedFuture(this.store.release(keys, ownerToken));
+	public CompletableFuture<Integer> release(List<String> keys, LockOwner owner, Listener handOvers) {
+		return CompletableFuture.completedFuture(this.store.release(keys, OwnerEntries.of(owner)));
 	}
 
 	@Override
 	public List<CompletableFuture<Boolean>> extend(List<LeaseExtension> leases) {
-		return this.store.extend(leases).stream().map(CompletableFuture::completedFuture).toList();
+		List<Extension> extensions = leases.stream()
+			.map((lease) -> new Extension(lease.key(), OwnerEntries.of(lease.owner()), lease.ttl(), lease.last()))
+			.toList();
+		return this.store.extend(extensions).stream().map(CompletableFuture::completedFuture).toList();
 	}
 
 	@Override
@@ -81,12 +86,14 @@ public final class InMemoryLockBackend implements LockBackend {
 	}
 
 	/** The notifications that wake the waiters of every engine on this store when a release hands them a lock. */
-	public ReleaseNotifications releaseNotifications() {
+	@Override
+	public ReleaseNotifications notifications() {
 		return this.notifications;
 	}
 
 	/** What this store holds, and forced release, for the {@code locks} endpoint and health contributor. */
-	public LockAdministration administration() {
+	@Override
+	public StoreAdministration administration() {
 		return this.administration;
 	}
 

@@ -7,6 +7,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,17 +18,14 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.LockAdministration.StoredLock;
-import dev.locksmith.core.LockBackend.AcquireResult;
-import dev.locksmith.core.LockBackend.LeaseExtension;
-import dev.locksmith.core.internal.OwnerTokens;
-import dev.locksmith.core.internal.Shares;
+import dev.locksmith.core.LockStore.AcquireResult;
 
 /**
  * The locks, fencing tokens and wait queues of the in-memory store, with the rules of the Redis
  * scripts: a free lock goes to the first live waiter that can use it now under a claim lease, nobody
  * overtakes a waiter that could take it, and a caller refused on one key waits for that key and is
  * parked in the queues of the others, giving back what it was handed there. Readers and permit holders
- * (owner tokens naming a share) each hold their own lease in the lock's holders, stand in the same
+ * (owner entries naming a share, see {@link OwnerEntries}) each hold their own lease in the lock's holders, stand in the same
  * queue, and are granted together up to the next other waiter. One lock guards
  * everything (no {@code synchronized}, so virtual threads never pin); leases end lazily, by the clock.
  */
@@ -54,7 +52,7 @@ final class InMemoryLockStore {
 	}
 
 	AcquireResult tryAcquire(List<String> keys, String ownerToken, Duration ttl, Duration queueFor) {
-		String share = Shares.shareOf(ownerToken);
+		String share = OwnerEntries.shareOf(ownerToken);
 		if (share != null) {
 			return guarded((now, handedOver) -> acquireShare(keys.get(0), ownerToken, share, ttl, queueFor, now,
 					handedOver));
@@ -71,18 +69,18 @@ final class InMemoryLockStore {
 					return AcquireResult.busy(key, remainingLease, this.lastFencingToken);
 				}
 			}
-			List<Long> fencingTokens = new ArrayList<>(keys.size());
+			Map<String, Long> fencingTokens = new LinkedHashMap<>();
 			for (String key : keys) {
 				this.leases.put(key, new Lease(ownerToken, now + ttl.toNanos()));
 				leaveQueue(key, ownerToken);
-				fencingTokens.add(nextFencingToken());
+				fencingTokens.put(key, nextFencingToken());
 			}
 			return AcquireResult.granted(fencingTokens);
 		});
 	}
 
 	int release(List<String> keys, String ownerToken) {
-		String share = Shares.shareOf(ownerToken);
+		String share = OwnerEntries.shareOf(ownerToken);
 		if (share != null) {
 			return guarded((now, handedOver) -> releaseShare(keys.get(0), ownerToken, share, now, handedOver));
 		}
@@ -100,15 +98,15 @@ final class InMemoryLockStore {
 		});
 	}
 
-	List<Boolean> extend(List<LeaseExtension> extensions) {
+	List<Boolean> extend(List<Extension> extensions) {
 		return guarded((now, handedOver) -> extensions.stream().map((extension) -> {
-			if (Shares.shareOf(extension.ownerToken()) != null) {
+			if (OwnerEntries.shareOf(extension.entry()) != null) {
 				return extendShare(extension, now);
 			}
-			boolean owned = extension.ownerToken().equals(holder(extension.key(), now));
+			boolean owned = extension.entry().equals(holder(extension.key(), now));
 			if (owned) {
 				// A last lease keeps the lock taken, but no longer as the owner's, so no later extension lengthens it.
-				String holder = extension.last() ? extension.ownerToken() + "+released" : extension.ownerToken();
+				String holder = extension.last() ? OwnerEntries.released(extension.entry()) : extension.entry();
 				this.leases.put(extension.key(), new Lease(holder, now + extension.ttl().toNanos()));
 			}
 			return owned;
@@ -140,11 +138,11 @@ final class InMemoryLockStore {
 	private @Nullable StoredLock storedLock(String key, Lease lease, long now) {
 		Map<String, Long> holders = this.shareHolders.get(key);
 		if (holders == null || holders.isEmpty()) {
-			return StoredLock.of(key, Duration.ofNanos(lease.expiresAt - now), lease.ownerToken);
+			return StoredLock.of(key, Duration.ofNanos(lease.expiresAt - now), OwnerEntries.tokenOf(lease.ownerToken));
 		}
 		Map<String, Duration> leases = new HashMap<>();
-		holders.forEach((holder, expiresAt) -> leases.put(holder, Duration.ofNanos(expiresAt - now)));
-		return StoredLock.shared(key, lease.ownerToken, leases);
+		holders.forEach((holder, expiresAt) -> leases.put(OwnerEntries.tokenOf(holder), Duration.ofNanos(expiresAt - now)));
+		return StoredLock.shared(key, OwnerEntries.typed(lease.ownerToken), leases);
 	}
 
 	boolean isLocked(String key) {
@@ -189,7 +187,7 @@ final class InMemoryLockStore {
 	private @Nullable String handOn(String key, long now, @Nullable String caller, List<HandOver> handedOver) {
 		WaitQueue queue = this.queues.get(key);
 		String first = (queue != null) ? queue.firstLive(now, caller) : null;
-		String share = (first != null) ? Shares.shareOf(first) : null;
+		String share = (first != null) ? OwnerEntries.shareOf(first) : null;
 		if (share != null) {
 			grantShares(key, share, now, caller, handedOver);
 			return share;
@@ -216,17 +214,17 @@ final class InMemoryLockStore {
 		if (share.equals(holder)) {
 			Map<String, Long> holders = liveHolders(key, now);
 			boolean waiting = !holders.containsKey(ownerToken) && grantShares(key, share, now, ownerToken, handedOver);
-			int permits = Shares.permitsOf(share);
+			int permits = OwnerEntries.permitsOf(share);
 			admitted = holders.containsKey(ownerToken) || (!waiting && (permits == 0 || holders.size() < permits));
 		}
-		else if (holder != null && Shares.permitsOf(holder) > 0 && Shares.permitsOf(share) > 0) {
-			throw Shares.permitsMismatch(key, ownerToken, Shares.permitsOf(holder));
+		else if (holder != null && OwnerEntries.permitsOf(holder) > 0 && OwnerEntries.permitsOf(share) > 0) {
+			throw OwnerEntries.permitsMismatch(key, ownerToken, OwnerEntries.permitsOf(holder));
 		}
 		if (admitted) {
 			liveHolders(key, now).put(ownerToken, now + ttl.toNanos());
 			leaveQueue(key, ownerToken);
 			keepShared(key, share, now);
-			return AcquireResult.granted(List.of(nextFencingToken()));
+			return AcquireResult.granted(Map.of(key, nextFencingToken()));
 		}
 		if (queueFor.toNanos() > 0) {
 			queueOf(key).stand(ownerToken, now + queueFor.toNanos(), false, false);
@@ -255,17 +253,17 @@ final class InMemoryLockStore {
 	}
 
 	/** Extends a share's own lease only; a last lease keeps the share taken, no longer under its token. */
-	private boolean extendShare(LeaseExtension extension, long now) {
+	private boolean extendShare(Extension extension, long now) {
 		String key = extension.key();
-		String share = Shares.shareOf(extension.ownerToken());
+		String share = OwnerEntries.shareOf(extension.entry());
 		Map<String, Long> holders = share.equals(holder(key, now)) ? liveHolders(key, now) : Map.of();
-		if (!holders.containsKey(extension.ownerToken())) {
+		if (!holders.containsKey(extension.entry())) {
 			return false;
 		}
 		if (extension.last()) {
-			holders.remove(extension.ownerToken());
+			holders.remove(extension.entry());
 		}
-		holders.put(extension.last() ? extension.ownerToken() + "+released" : extension.ownerToken(),
+		holders.put(extension.last() ? OwnerEntries.released(extension.entry()) : extension.entry(),
 				now + extension.ttl().toNanos());
 		keepShared(key, share, now);
 		return true;
@@ -280,12 +278,12 @@ final class InMemoryLockStore {
 	private boolean grantShares(String key, String share, long now, @Nullable String caller,
 			List<HandOver> handedOver) {
 		Map<String, Long> holders = liveHolders(key, now);
-		int permits = Shares.permitsOf(share);
+		int permits = OwnerEntries.permitsOf(share);
 		WaitQueue queue = this.queues.get(key);
 		boolean waiting = false;
 		for (String waiter = (queue != null) ? queue.firstLive(now, caller) : null; waiter != null;
 				waiter = queue.firstLive(now, caller)) {
-			if (!share.equals(Shares.shareOf(waiter)) || (permits > 0 && holders.size() >= permits)) {
+			if (!share.equals(OwnerEntries.shareOf(waiter)) || (permits > 0 && holders.size() >= permits)) {
 				waiting = true;
 				break;
 			}
@@ -371,7 +369,7 @@ final class InMemoryLockStore {
 			this.guard.unlock();
 		}
 		handedOver.forEach(
-				(handOver) -> this.notifications.handedOver(handOver.key, handOver.ownerToken, this.claimLease,
+				(handOver) -> this.notifications.handedOver(handOver.key, OwnerEntries.tokenOf(handOver.ownerToken), this.claimLease,
 						handOver.fencingToken));
 		return result;
 	}
@@ -385,6 +383,10 @@ final class InMemoryLockStore {
 	}
 
 	private record HandOver(String key, String ownerToken, long fencingToken) {
+	}
+
+	/** A lease to extend, with its owner's entry. */
+	record Extension(String key, String entry, Duration ttl, boolean last) {
 	}
 
 	/** Who holds a lock, and until when on the {@link System#nanoTime()} clock. */

@@ -1,5 +1,5 @@
 /**
- * The lock contract that every {@code LockBackend} must keep, as an abstract JUnit test class that a
+ * The lock contract that every {@code LockStore} must keep, as an abstract JUnit test class that a
  * store of your own extends.
  */
 @NullMarked

@@ -17,11 +17,10 @@ import dev.locksmith.annotation.LockMode;
 import dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration;
 import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
 import dev.locksmith.core.LockAdministration;
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
-import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.test.LockAssertions;
 import dev.locksmith.test.inmemory.InMemoryLockBackend;
@@ -42,9 +41,8 @@ class InMemoryLockStoreConfigurationTests {
 			assertThat(context).hasNotFailed()
 				.doesNotHaveBean(RedisConnectionFactory.class)
 				.hasSingleBean(LockService.class)
-				.hasSingleBean(ReleaseNotifications.class)
 				.hasSingleBean(LockAdministration.class);
-			assertThat(context).getBean(LockBackend.class).isInstanceOf(InMemoryLockBackend.class);
+			assertThat(context).getBean(LockStore.class).isInstanceOf(InMemoryLockBackend.class);
 			assertThat(context.getBean(LockAdministration.class).storeDescription()).isEqualTo("in-memory");
 		});
 	}
@@ -73,7 +71,7 @@ class InMemoryLockStoreConfigurationTests {
 			.withPropertyValues("locksmith.store=IN_MEMORY")
 			.run((context) -> {
 				assertThat(context).hasSingleBean(RedisConnectionFactory.class).doesNotHaveBean(RedisLockStore.class);
-				assertThat(context).getBean(LockBackend.class).isInstanceOf(InMemoryLockBackend.class);
+				assertThat(context).getBean(LockStore.class).isInstanceOf(InMemoryLockBackend.class);
 			});
 	}
 
@@ -81,35 +79,24 @@ class InMemoryLockStoreConfigurationTests {
 	void redisStaysTheDefaultStoreWhenThisModuleIsOnTheClasspath() {
 		this.runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class)).run((context) -> {
 			assertThat(context).doesNotHaveBean(InMemoryLockBackend.class);
-			assertThat(context).getBean(LockBackend.class).isSameAs(context.getBean(RedisLockStore.class).lockBackend());
+			assertThat(context).getBean(LockStore.class).isSameAs(context.getBean(RedisLockStore.class));
 		});
 	}
 
 	@Test
-	void backsOffWhenTheApplicationDefinesItsOwnLockBackend() {
+	void backsOffWhenTheApplicationDefinesItsOwnLockStore() {
 		this.runner.withPropertyValues("locksmith.store=in-memory")
 			.withUserConfiguration(CustomLockBackend.class)
 			.run((context) -> {
-				assertThat(context).hasSingleBean(LockService.class).hasSingleBean(LockBackend.class);
-				assertThat(context.getBean(LockBackend.class)).isSameAs(CustomLockBackend.BACKEND);
-			});
-	}
-
-	@Test
-	void theApplicationsOwnReleaseNotificationsReplaceTheInMemoryOnes() {
-		ReleaseNotifications own = new InMemoryLockBackend().releaseNotifications();
-		this.runner.withPropertyValues("locksmith.store=in-memory")
-			.withBean("ownNotifications", ReleaseNotifications.class, () -> own)
-			.run((context) -> {
-				assertThat(context).hasNotFailed().hasSingleBean(ReleaseNotifications.class);
-				assertThat(context.getBean(ReleaseNotifications.class)).isSameAs(own);
+				assertThat(context).hasSingleBean(LockService.class).hasSingleBean(LockStore.class);
+				assertThat(context.getBean(LockStore.class)).isSameAs(CustomLockBackend.BACKEND);
 			});
 	}
 
 	@Test
 	void isOffWhenLocksmithIsDisabled() {
 		this.runner.withPropertyValues("locksmith.store=in-memory", "locksmith.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(LockBackend.class).doesNotHaveBean(LockService.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(LockStore.class).doesNotHaveBean(LockService.class));
 	}
 
 	@Test
@@ -167,10 +154,10 @@ class InMemoryLockStoreConfigurationTests {
 	@Configuration(proxyBeanMethods = false)
 	static class CustomLockBackend {
 
-		static final LockBackend BACKEND = new InMemoryLockBackend();
+		static final LockStore BACKEND = new InMemoryLockBackend();
 
 		@Bean
-		LockBackend customLockBackend() {
+		LockStore customLockBackend() {
 			return BACKEND;
 		}
 

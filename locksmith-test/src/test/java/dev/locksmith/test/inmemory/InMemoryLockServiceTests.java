@@ -14,10 +14,13 @@ import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockAdministration.StoredLock.Holder;
-import dev.locksmith.core.LockBackend.AcquireResult;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
-import dev.locksmith.test.contract.LockBackendContractTests;
+import dev.locksmith.core.LockOwner;
+import dev.locksmith.core.LockStore.AcquireRequest;
+import dev.locksmith.core.LockStore.AcquireResult;
+import dev.locksmith.core.ReleaseNotifications;
+import dev.locksmith.test.contract.LockStoreContractTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -26,13 +29,16 @@ import static org.awaitility.Awaitility.await;
  * The lock contract on the in-memory store, plus the queue rules the Redis store keeps across
  * processes: every engine here shares one store, as the processes of a fleet share one Redis.
  */
-class InMemoryLockServiceTests extends LockBackendContractTests {
+class InMemoryLockServiceTests extends LockStoreContractTests {
+
+	private static final ReleaseNotifications.Listener NO_HAND_OVERS = (key, owner, claimLease, fencingToken) -> {
+	};
 
 	private final InMemoryLockBackend store = new InMemoryLockBackend();
 
 	@Override
 	protected DefaultLockService.Builder newServiceBuilder() {
-		return DefaultLockService.builder(this.store).releaseNotifications(this.store.releaseNotifications());
+		return DefaultLockService.builder(this.store);
 	}
 
 	@Test
@@ -42,7 +48,6 @@ class InMemoryLockServiceTests extends LockBackendContractTests {
 			.tryAcquire("job", LockOptions.ofTtl(Duration.ofMinutes(5)))
 			.orElseThrow();
 		DefaultLockService patient = newService(DefaultLockService.builder(longClaims)
-			.releaseNotifications(longClaims.releaseNotifications())
 			.recheckInterval(Duration.ofMinutes(10)));
 		CompletableFuture<Optional<LockHandle>> next = waitInBackground(patient, "job");
 		await().until(() -> queuedIn(longClaims, "job") == 1);
@@ -72,16 +77,15 @@ class InMemoryLockServiceTests extends LockBackendContractTests {
 		InMemoryLockBackend shortClaims = new InMemoryLockBackend(Duration.ofMillis(300));
 		String ghost = "crashed-instance:ghost";
 		Duration holderLease = Duration.ofMinutes(5);
-		assertThat(shortClaims.tryAcquire(List.of("job"), "holder:1", holderLease, Duration.ZERO).get().acquired())
+		assertThat(shortClaims.tryAcquire(new AcquireRequest(List.of("job"), LockOwner.exclusive("holder:1"), holderLease, Duration.ZERO)).get().acquired())
 			.isTrue();
-		assertThat(shortClaims.tryAcquire(List.of("job"), ghost, LONG, LONG).get().acquired()).isFalse();
+		assertThat(shortClaims.tryAcquire(new AcquireRequest(List.of("job"), LockOwner.exclusive(ghost), LONG, LONG)).get().acquired()).isFalse();
 		DefaultLockService live = newService(DefaultLockService.builder(shortClaims)
-			.releaseNotifications(shortClaims.releaseNotifications())
 			.recheckInterval(Duration.ofMillis(150)));
 		CompletableFuture<Optional<LockHandle>> next = waitInBackground(live, "job");
 		await().until(() -> queuedIn(shortClaims, "job") == 2);
 
-		shortClaims.release(List.of("job"), "holder:1").get();
+		shortClaims.release(List.of("job"), LockOwner.exclusive("holder:1"), NO_HAND_OVERS).get();
 
 		assertThat(next.get(20, TimeUnit.SECONDS))
 			.as("taken once the ghost's claim lease ran out, long before the old lease's end")
@@ -97,18 +101,18 @@ class InMemoryLockServiceTests extends LockBackendContractTests {
 		assertThat(attempt(backend, List.of("a"), "next:waiter", LONG).acquired()).isFalse();
 		assertThat(attempt(backend, List.of("a"), "later:waiter", LONG).acquired()).isFalse();
 
-		backend.release(List.of("a"), "first:holder").get();
+		backend.release(List.of("a"), LockOwner.exclusive("first:holder"), NO_HAND_OVERS).get();
 		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).busyKey()).isEqualTo("b");
 		assertThat(attempt(backend, List.of("a"), "next:waiter", LONG).acquired()).as("'a' was passed on").isTrue();
 
-		backend.release(List.of("a"), "next:waiter").get();
+		backend.release(List.of("a"), LockOwner.exclusive("next:waiter"), NO_HAND_OVERS).get();
 		assertThat(attempt(backend, List.of("a"), "later:waiter", LONG).acquired())
 			.as("the parked waiter is passed over").isTrue();
-		backend.release(List.of("a"), "later:waiter").get();
+		backend.release(List.of("a"), LockOwner.exclusive("later:waiter"), NO_HAND_OVERS).get();
 		assertThat(backend.isLocked("a").get()).as("left free, not handed to the parked waiter").isFalse();
 		assertThat(queuedIn(backend, "a")).as("which keeps its place").isOne();
 
-		backend.release(List.of("b"), "busy:holder").get();
+		backend.release(List.of("b"), LockOwner.exclusive("busy:holder"), NO_HAND_OVERS).get();
 		assertThat(attempt(backend, List.of("a", "b"), "both:waiter", LONG).acquired())
 			.as("handed 'b', and 'a' is free").isTrue();
 		assertThat(queuedIn(backend, "a") + queuedIn(backend, "b")).as("queues empty once nobody waits").isZero();
@@ -119,13 +123,13 @@ class InMemoryLockServiceTests extends LockBackendContractTests {
 		DefaultLockService wallet = newService(newServiceBuilder().instanceId("wallet-1"));
 		LockHandle evicted = wallet.tryAcquire("account:42", LockOptions.ofTtl(LONG)).orElseThrow();
 
-		assertThat(this.store.administration().storedLocks(10)).singleElement().satisfies((lock) -> {
+		assertThat(this.store.administration().storedLocks(10).join()).singleElement().satisfies((lock) -> {
 			assertThat(lock.key()).isEqualTo("account:42");
 			assertThat(lock.holderInstance()).isEqualTo("wallet-1");
 			assertThat(lock.remainingTtl()).isPositive().isLessThanOrEqualTo(LONG);
 		});
-		assertThat(this.store.administration().forceRelease("account:42")).isTrue();
-		assertThat(this.store.administration().forceRelease("account:42")).isFalse();
+		assertThat(this.store.administration().forceRelease("account:42").join()).isTrue();
+		assertThat(this.store.administration().forceRelease("account:42").join()).isFalse();
 
 		LockHandle next = newService().tryAcquire("account:42", LockOptions.ofTtl(LONG)).orElseThrow();
 		assertThat(next.fencingToken()).as("the evicted holder's token stays the lower").isGreaterThan(evicted.fencingToken());
@@ -140,7 +144,7 @@ class InMemoryLockServiceTests extends LockBackendContractTests {
 		acquireAs("render-1", "pdf", permits);
 		acquireAs("render-2", "pdf", permits);
 
-		Map<String, StoredLock> stored = this.store.administration().storedLocks(10).stream()
+		Map<String, StoredLock> stored = this.store.administration().storedLocks(10).join().stream()
 			.collect(Collectors.toMap(StoredLock::key, (lock) -> lock));
 
 		assertThat(stored).containsOnlyKeys("doc", "pdf");
@@ -165,7 +169,7 @@ class InMemoryLockServiceTests extends LockBackendContractTests {
 
 	private static AcquireResult attempt(InMemoryLockBackend backend, List<String> keys, String ownerToken,
 			Duration queueFor) throws Exception {
-		return backend.tryAcquire(keys, ownerToken, LONG, queueFor).get();
+		return backend.tryAcquire(new AcquireRequest(keys, LockOwner.exclusive(ownerToken), LONG, queueFor)).get();
 	}
 
 	private CompletableFuture<Optional<LockHandle>> waitInBackground(DefaultLockService engine, String key) {

@@ -9,9 +9,7 @@ class InMemoryEngine {
 	private final InMemoryLockBackend store = new InMemoryLockBackend();
 
 	DefaultLockService newEngine() {   // every engine built on this store shares its locks
-		return DefaultLockService.builder(this.store)
-				.releaseNotifications(this.store.releaseNotifications())
-				.build();
+		return DefaultLockService.builder(this.store).build();
 	}
 
 }

@@ -1,14 +1,14 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import java.time.Duration;
-
-import dev.locksmith.core.LockUnavailableException;
 
 /**
  * Says why a lock store failed in words an operator can act on ({@code connection refused},
  * {@code connection lost}, {@code timed out after 2s}, {@code no quorum (1 of 3)}) instead of an
- * exception's class and message.
- * Not API: its wording may change.
+ * exception's class and message: the reasons of {@link LockUnavailableException}, which a store of one's
+ * own gives in the same words.
+ *
+ * @since 0.1.0
  */
 public final class StoreFailures {
 

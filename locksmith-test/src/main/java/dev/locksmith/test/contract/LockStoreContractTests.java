@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.DefaultLockService;
-import dev.locksmith.core.LockBackend;
+import dev.locksmith.core.LockStore;
 import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockContext;
 import dev.locksmith.core.LockHandle;
@@ -33,17 +33,17 @@ import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockOptions;
 
 /**
- * Lock semantics that every {@link LockBackend} must give the engine, to run against a store of your
+ * Lock semantics that every {@link LockStore} must give the engine, to run against a store of your
  * own: extend this class and return, from {@link #newServiceBuilder()}, a lock service builder on a
  * fresh connection to one shared store, for example
- * {@code DefaultLockService.builder(new MyLockBackend(connect()))}. Every test builds several services,
+ * {@code DefaultLockService.builder(new MyLockStore(connect()))}. Every test builds several services,
  * as separate processes would, and closes them; empty the store before each test. Locksmith runs it
  * on a standalone Redis of each tested version, a Redis Cluster, Redlock and the in-memory store.
  * Needs JUnit Jupiter and Awaitility on the test class path.
  *
  * @since 0.1.0
  */
-public abstract class LockBackendContractTests {
+public abstract class LockStoreContractTests {
 
 	/** A lease that no test outlasts. */
 	protected static final Duration LONG = Duration.ofSeconds(30);

@@ -8,7 +8,7 @@ import dev.locksmith.testing.RedisClusterExtension;
 
 /** The lock contract on a real three-node Redis Cluster, where the keys of one operation span hash slots. */
 @Tag("slow")
-class RedisClusterLockBackendContractTests extends RedisDeploymentContractTests {
+class RedisClusterLockStoreContractTests extends RedisDeploymentContractTests {
 
 	@RegisterExtension
 	static final RedisClusterExtension cluster = new RedisClusterExtension();

@@ -5,14 +5,14 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.locksmith.core.DefaultLockService;
-import dev.locksmith.test.contract.LockBackendContractTests;
+import dev.locksmith.test.contract.LockStoreContractTests;
 
 /**
  * The lock contract on Redlock over three real {@code redis-server} processes; its fixtures come from the
  * tests of {@code lock-spring-boot-autoconfigure}.
  */
 @Tag("slow")
-class RedlockLockBackendContractTests extends LockBackendContractTests {
+class RedlockLockStoreContractTests extends LockStoreContractTests {
 
 	@RegisterExtension
 	static final RedisServers servers = new RedisServers();

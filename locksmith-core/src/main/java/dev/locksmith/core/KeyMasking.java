@@ -1,4 +1,4 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import java.util.List;
 
@@ -6,7 +6,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Hides the user data in lock keys. Exception messages and log lines always mask; the {@code locks}
- * endpoint masks unless {@code management.endpoint.locks.show-values} allows keys. Not API: its rules may change.
+ * endpoint masks unless {@code management.endpoint.locks.show-values} allows keys; a store of one's own masks
+ * keys in its messages with it too.
+ *
+ * @since 0.1.0
  */
 public final class KeyMasking {
 

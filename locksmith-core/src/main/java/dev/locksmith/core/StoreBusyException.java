@@ -1,12 +1,13 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.locksmith.core.LockUnavailableException;
-
 /**
  * The store refused a call for a passing reason, before changing anything, such as a cluster hash slot
- * that is migrating: the same call, sent again a little later, may succeed.
+ * that is migrating: the same call, sent again a little later, may succeed. A {@link LockStore} fails a
+ * call with it to have the engine send the call again, within the store timeout.
+ *
+ * @since 0.1.0
  */
 public final class StoreBusyException extends LockUnavailableException {
 

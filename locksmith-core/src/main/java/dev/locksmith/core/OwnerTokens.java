@@ -1,4 +1,4 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import java.net.InetAddress;
 import java.net.URLDecoder;
@@ -17,10 +17,7 @@ import org.jspecify.annotations.Nullable;
  * key and no round trip: it travels in the value that the lock key holds anyway, and the scripts only
  * compare tokens whole.
  */
-public final class OwnerTokens {
-
-	/** What extend.lua appends to the owner token of a lock released before its minimum hold ended. */
-	private static final String RELEASED = "+released";
+final class OwnerTokens {
 
 	/** Separates the random part from the lock's encoded name; neither the hex nor the encoded name holds it. */
 	private static final char NAME_SEPARATOR = ';';
@@ -29,7 +26,7 @@ public final class OwnerTokens {
 
 	private final SecureRandom random = new SecureRandom();
 
-	public OwnerTokens(String instanceId) {
+	OwnerTokens(String instanceId) {
 		if (instanceId == null || instanceId.isBlank()) {
 			throw new IllegalArgumentException("instanceId must not be blank, was " + instanceId);
 		}
@@ -37,7 +34,7 @@ public final class OwnerTokens {
 	}
 
 	/** {@code <host>-<pid>}: tells the instances of one machine apart. */
-	public static String defaultInstanceId() {
+	static String defaultInstanceId() {
 		String host;
 		try {
 			host = InetAddress.getLocalHost().getHostName();
@@ -49,33 +46,28 @@ public final class OwnerTokens {
 	}
 
 	/** A new owner token of this instance, for an unnamed lock. */
-	public String next() {
+	String next() {
 		return next(null);
 	}
 
 	/** A new owner token of this instance, for a lock called {@code name} (or unnamed: {@code null}). */
-	public String next(@Nullable String name) {
+	String next(@Nullable String name) {
 		byte[] bytes = new byte[16];
 		this.random.nextBytes(bytes);
 		String token = this.instanceId + ":" + HexFormat.of().formatHex(bytes);
 		return (name != null) ? token + NAME_SEPARATOR + URLEncoder.encode(name, StandardCharsets.UTF_8) : token;
 	}
 
-	/** The id of the instance that made {@code ownerToken}, also of a reader's or permit holder's. */
-	public static String instanceOf(String ownerToken) {
-		String share = Shares.shareOf(ownerToken);
-		String owner = (share != null) ? ownerToken.substring(share.length() + 1) : ownerToken;
-		int separator = owner.lastIndexOf(':');
-		return (separator > 0) ? owner.substring(0, separator) : owner;
+	/** The id of the instance that made {@code ownerToken}. */
+	static String instanceOf(String ownerToken) {
+		int separator = ownerToken.lastIndexOf(':');
+		return (separator > 0) ? ownerToken.substring(0, separator) : ownerToken;
 	}
 
 	/** The name of the lock that {@code ownerToken} was made for, or {@code null} for an unnamed lock. */
-	public static @Nullable String nameOf(String ownerToken) {
-		// A lock kept for its minimum hold after release names its owner's token followed by "+released".
-		String token = ownerToken.endsWith(RELEASED) ? ownerToken.substring(0, ownerToken.length() - RELEASED.length())
-				: ownerToken;
-		int separator = token.indexOf(NAME_SEPARATOR, token.lastIndexOf(':') + 1);
-		return (separator >= 0) ? URLDecoder.decode(token.substring(separator + 1), StandardCharsets.UTF_8) : null;
+	static @Nullable String nameOf(String ownerToken) {
+		int separator = ownerToken.indexOf(NAME_SEPARATOR, ownerToken.lastIndexOf(':') + 1);
+		return (separator >= 0) ? URLDecoder.decode(ownerToken.substring(separator + 1), StandardCharsets.UTF_8) : null;
 	}
 
 }

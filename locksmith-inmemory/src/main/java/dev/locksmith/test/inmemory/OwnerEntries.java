@@ -1,0 +1,76 @@
+package dev.locksmith.test.inmemory;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.locksmith.annotation.LockMode;
+import dev.locksmith.core.KeyMasking;
+import dev.locksmith.core.LockOwner;
+import dev.locksmith.core.LockShare;
+
+/**
+ * How the in-memory store writes an owner where it keeps one, in a queue or as a lock's holder, with the
+ * rules of the Redis scripts: an exclusive owner as its token, a reader as {@code @read/<token>} and a
+ * permit holder as {@code @permits=<n>/<token>}. While shares are held, the lock's holder is the share
+ * itself ({@code @read}), so a release tells readers from writers among its waiters. A holder released
+ * before its minimum hold ended is kept as its entry followed by {@code +released}.
+ */
+final class OwnerEntries {
+
+	private static final Pattern SHARED = Pattern.compile("^(@read|@permits=(\\d+))/");
+
+	private static final String RELEASED = "+released";
+
+	private OwnerEntries() {
+	}
+
+	/** The entry of {@code owner}. */
+	static String of(LockOwner owner) {
+		LockShare share = owner.share();
+		if (share.exclusive()) {
+			return owner.token();
+		}
+		return ((share.mode() == LockMode.READ) ? "@read" : "@permits=" + share.permits())
+				+ "/" + owner.token();
+	}
+
+	/** The share {@code entry} asks for, such as {@code @read}, or {@code null} for an exclusive owner. */
+	static @Nullable String shareOf(String entry) {
+		Matcher matcher = SHARED.matcher(entry);
+		return matcher.find() ? matcher.group(1) : null;
+	}
+
+	/** How many holders {@code share} admits at once; 0 for readers, who have no limit. */
+	static int permitsOf(String share) {
+		Matcher matcher = SHARED.matcher(share + "/");
+		return (matcher.find() && matcher.group(2) != null) ? Integer.parseInt(matcher.group(2)) : 0;
+	}
+
+	/** The share a lock held as {@code share} gives each holder. */
+	static LockShare typed(String share) {
+		int permits = permitsOf(share);
+		return (permits > 0) ? LockShare.permits(permits) : LockShare.READ;
+	}
+
+	/** The owner's token in {@code entry}, without its share or a {@code +released} mark. */
+	static String tokenOf(String entry) {
+		String share = shareOf(entry);
+		String token = (share != null) ? entry.substring(share.length() + 1) : entry;
+		return token.endsWith(RELEASED) ? token.substring(0, token.length() - RELEASED.length()) : token;
+	}
+
+	/** The entry of a holder that released before its minimum hold ended. */
+	static String released(String entry) {
+		return entry + RELEASED;
+	}
+
+	/** The failure of a call for {@code entry}'s permits while the key is held with {@code heldPermits}. */
+	static IllegalStateException permitsMismatch(String key, String entry, long heldPermits) {
+		return new IllegalStateException("Lock '" + KeyMasking.mask(key) + "' is held with " + heldPermits
+				+ " permits; this call asked for " + permitsOf(shareOf(entry))
+				+ ": every caller of a key must give the same permit count");
+	}
+
+}
