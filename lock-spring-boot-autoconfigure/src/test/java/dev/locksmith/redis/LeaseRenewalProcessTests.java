@@ -29,7 +29,7 @@ class LeaseRenewalProcessTests {
 
 	@Test
 	void aCallRunningThreeTimesItsTtlKeepsTheLockThroughoutAndReleasesIt() throws Exception {
-		WorkerJvm worker = start("report", "work", "9");
+		ReportingWorker worker = start("report", "work", "9");
 		worker.expect("ACQUIRED");
 		int attempts = 0;
 		while (!worker.hasSaid("WORKED")) {
@@ -47,7 +47,7 @@ class LeaseRenewalProcessTests {
 
 	@Test
 	void aHolderPausedPastItsLeaseIsFencedOffAndEndsWithLockLost() throws Exception {
-		WorkerJvm worker = start("account:7", "fenced-write");
+		ReportingWorker worker = start("account:7", "fenced-write");
 		long staleToken = Long.parseLong(worker.expect("ACQUIRED").substring("ACQUIRED ".length()));
 		worker.signal("STOP");
 
@@ -69,7 +69,7 @@ class LeaseRenewalProcessTests {
 		assertThat(this.fleet.locks().tryAcquire("account:7", LockOptions.ofTtl(LEASE))).as("new owner's lock intact").isEmpty();
 	}
 
-	private WorkerJvm start(String key, String... arguments) throws Exception {
+	private ReportingWorker start(String key, String... arguments) throws Exception {
 		List<String> command = new ArrayList<>(List.of(key, Long.toString(LEASE.toMillis())));
 		command.addAll(List.of(arguments));
 		return this.fleet.start(LockHolderWorker.class, command);

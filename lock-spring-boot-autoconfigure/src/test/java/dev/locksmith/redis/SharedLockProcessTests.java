@@ -38,17 +38,17 @@ class SharedLockProcessTests {
 
 	@Test
 	void writersExcludeEveryoneAndPermitHoldersNeverExceedTheirCountAcrossThreeProcesses() throws Exception {
-		List<WorkerJvm> workers = new ArrayList<>();
+		List<ReportingWorker> workers = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
 			workers.add(this.fleet.start(ModesWorker.class, List.of(Integer.toString(checkerServer.server().port()), "3000")));
 		}
-		for (WorkerJvm worker : workers) {
+		for (ReportingWorker worker : workers) {
 			worker.expect("READY");
 		}
-		for (WorkerJvm worker : workers) {
+		for (ReportingWorker worker : workers) {
 			worker.send("go");
 		}
-		for (WorkerJvm worker : workers) {
+		for (ReportingWorker worker : workers) {
 			worker.expect("DONE");
 		}
 
@@ -59,7 +59,7 @@ class SharedLockProcessTests {
 
 	@Test
 	void aKilledReaderFreesItsShareAtItsOwnLeaseEndWhileTheOthersRenewTheirs() throws Exception {
-		List<WorkerJvm> workers = new ArrayList<>();
+		List<ReportingWorker> workers = new ArrayList<>();
 		List<String> readers = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
 			workers.add(start("doc", 0, "read"));
@@ -82,11 +82,11 @@ class SharedLockProcessTests {
 
 	@Test
 	void aKilledPermitHolderFreesItsPermitForTheNextWaiterAndNoPermitIsLost() throws Exception {
-		WorkerJvm first = start("pdf", 0, "2");
+		ReportingWorker first = start("pdf", 0, "2");
 		String killed = ownerToken(first.expect("ACQUIRED"));
-		WorkerJvm second = start("pdf", 0, "2");
+		ReportingWorker second = start("pdf", 0, "2");
 		second.expect("ACQUIRED");
-		WorkerJvm waiter = start("pdf", 30_000, "2");
+		ReportingWorker waiter = start("pdf", 30_000, "2");
 		await().atMost(Duration.ofSeconds(30)).until(() -> this.fleet.redis().command("LLEN", KEYS.queueKey("pdf")).equals("1"));
 
 		first.kill();
@@ -128,7 +128,7 @@ class SharedLockProcessTests {
 		return acquired.substring("ACQUIRED ".length());
 	}
 
-	private WorkerJvm start(String key, long waitMillis, String share) throws Exception {
+	private ReportingWorker start(String key, long waitMillis, String share) throws Exception {
 		return this.fleet.start(ShareHolderWorker.class,
 				List.of(key, Long.toString(LEASE.toMillis()), Long.toString(waitMillis), share));
 	}

@@ -12,6 +12,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
+import dev.locksmith.testing.WorkerJvm;
 
 /**
  * JUnit extension for tests against worker JVMs on a test Redis: before each test, a lock engine of
@@ -21,7 +22,7 @@ final class WorkerFleet implements BeforeEachCallback, AfterEachCallback {
 
 	private final RedisServerExtension redisServer;
 
-	private final List<WorkerJvm> workers = new ArrayList<>();
+	private final List<ReportingWorker> workers = new ArrayList<>();
 
 	private LettuceConnectionFactory connections;
 
@@ -41,7 +42,7 @@ final class WorkerFleet implements BeforeEachCallback, AfterEachCallback {
 
 	@Override
 	public void afterEach(ExtensionContext context) {
-		this.workers.forEach(WorkerJvm::kill);
+		this.workers.forEach(ReportingWorker::kill);
 		this.workers.clear();
 		this.locks.close();
 		this.connections.destroy();
@@ -62,10 +63,10 @@ final class WorkerFleet implements BeforeEachCallback, AfterEachCallback {
 	}
 
 	/** Starts {@code main} in a JVM of its own with the test class path, the Redis port first among its arguments. */
-	WorkerJvm start(Class<?> main, List<String> arguments) throws java.io.IOException {
-		List<String> command = new ArrayList<>(dev.locksmith.testing.WorkerJvm.command(main, Integer.toString(redis().port())));
+	ReportingWorker start(Class<?> main, List<String> arguments) throws java.io.IOException {
+		List<String> command = new ArrayList<>(WorkerJvm.command(main, Integer.toString(redis().port())));
 		command.addAll(arguments);
-		WorkerJvm worker = WorkerJvm.start(command);
+		ReportingWorker worker = ReportingWorker.start(command);
 		this.workers.add(worker);
 		return worker;
 	}

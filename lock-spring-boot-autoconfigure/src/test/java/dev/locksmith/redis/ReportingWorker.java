@@ -11,10 +11,15 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import dev.locksmith.testing.WorkerJvm;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A worker JVM and the report lines it printed, each line that starts with {@code WORKER}. */
-final class WorkerJvm {
+/**
+ * A worker JVM started from a {@link WorkerJvm#command command}, spoken to by lines: the test sends lines
+ * to its standard input and reads the report lines it prints, each line that starts with {@code WORKER}.
+ */
+final class ReportingWorker {
 
 	private final Process process;
 
@@ -22,7 +27,7 @@ final class WorkerJvm {
 
 	private final List<String> seen = new ArrayList<>();
 
-	private WorkerJvm(Process process) {
+	private ReportingWorker(Process process) {
 		this.process = process;
 		Thread reader = new Thread(() -> {
 			try (BufferedReader output = new BufferedReader(
@@ -39,8 +44,8 @@ final class WorkerJvm {
 	}
 
 	/** Starts the JVM that {@code command} runs, its standard error discarded. */
-	static WorkerJvm start(List<String> command) throws java.io.IOException {
-		return new WorkerJvm(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start());
+	static ReportingWorker start(List<String> command) throws java.io.IOException {
+		return new ReportingWorker(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start());
 	}
 
 	/** Ends the JVM at once, as {@code kill -9} does, and waits until it is gone. */
