@@ -26,6 +26,14 @@ class OwnerTokensTests {
 	}
 
 	@Test
+	void aNameWithASpaceEndsWithoutAPlusSoAStoresReleasedMarkCannotBeMistakenForIt() {
+		String token = new OwnerTokens("node-1").next("order released");
+
+		assertThat(token).endsWith(";order%20released").doesNotContain("+");
+		assertThat(OwnerTokens.nameOf(token)).isEqualTo("order released");
+	}
+
+	@Test
 	void anUnnamedLocksTokenHasNoName() {
 		String token = new OwnerTokens("node;1").next();
 

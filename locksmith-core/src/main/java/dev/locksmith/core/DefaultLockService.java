@@ -43,14 +43,19 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 
 	private final Acquisitions acquisitions;
 
-	private final LockAdministration administration;
+	private final LockStore lockStore;
+
+	private final Duration storeTimeout;
+
+	private volatile @Nullable LockAdministration administration;
 
 	private DefaultLockService(Builder builder) {
 		this.observations = new LockObservations(builder.observationRegistry, builder.acquisitionConvention,
 				builder.holdConvention);
 		Waiters waiters = new Waiters();
 		this.store = new StoreCalls(builder.store, builder.storeTimeout, waiters::handedOver);
-		this.administration = LockAdministration.of(builder.store, builder.storeTimeout);
+		this.lockStore = builder.store;
+		this.storeTimeout = builder.storeTimeout;
 		this.ownerTokens = builder.ownerTokens;
 		this.options = builder.options;
 		this.leases = new Leases(this.store, builder.renewal, builder.driftAllowance, this.observations);
@@ -159,9 +164,14 @@ public final class DefaultLockService implements LockService, AutoCloseable {
 		return this.options;
 	}
 
-	/** What operators see and do in this engine's store, each call bounded by the store timeout. */
+	/** What operators see and do in this engine's store, each call bounded by the store timeout; made when first asked. */
 	public LockAdministration administration() {
-		return this.administration;
+		LockAdministration made = this.administration;
+		if (made == null) {
+			made = LockAdministration.of(this.lockStore, this.storeTimeout);
+			this.administration = made;
+		}
+		return made;
 	}
 
 	/** Stops renewing; locks still held expire after their lease. Events already queued are still delivered. */

@@ -2,12 +2,10 @@ package dev.locksmith.core;
 
 import java.util.Objects;
 
-import org.jspecify.annotations.Nullable;
-
 /**
  * Who asks a store for a lock, and for what share of it. The token is unguessable, so that only its owner
  * releases or extends what it holds, and readable: it names the instance that made it and the lock's name,
- * which a store returns in {@link LockAdministration.StoredLock}s without keeping them apart.
+ * which a store lists by giving the token to {@link LockAdministration.StoredLock#of}.
  *
  * @param token the owner's token: a store compares it whole, and keeps it as the holder of what it grants
  * @param share what the owner asks for
@@ -23,16 +21,6 @@ public record LockOwner(String token, LockShare share) {
 	/** An exclusive owner with {@code token}. */
 	public static LockOwner exclusive(String token) {
 		return new LockOwner(token, LockShare.EXCLUSIVE);
-	}
-
-	/** The id of the instance that made the token of this owner. */
-	public String instance() {
-		return OwnerTokens.instanceOf(this.token);
-	}
-
-	/** The name of the lock the token was made for, or {@code null} for an unnamed lock. */
-	public @Nullable String lockName() {
-		return OwnerTokens.nameOf(this.token);
 	}
 
 }

@@ -39,12 +39,4 @@ public record LockShare(LockMode mode, int permits) {
 		return this.mode == LockMode.WRITE && this.permits == 1;
 	}
 
-	/** Who holds this share, for messages: "a writer", "a reader" or "one of 4 permit holders". */
-	public String holder() {
-		if (this.mode == LockMode.READ) {
-			return "a reader";
-		}
-		return exclusive() ? "a writer" : "one of " + this.permits + " permit holders";
-	}
-
 }

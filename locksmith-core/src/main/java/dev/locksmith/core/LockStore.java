@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
@@ -123,6 +124,7 @@ public interface LockStore extends AutoCloseable {
 			long busyFence) {
 
 		public AcquireResult {
+			fencingTokens.forEach((key, token) -> Objects.requireNonNull(token, "no fencing token for a granted key"));
 			fencingTokens = Collections.unmodifiableMap(new LinkedHashMap<>(fencingTokens));
 		}
 

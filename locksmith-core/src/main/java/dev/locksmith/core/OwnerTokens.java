@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Makes owner tokens {@code <instance id>:<128 random bits in hex>}, followed by {@code ;<lock name>}
- * (URL-encoded, so without {@code ':'}) for a named lock: unguessable, so only the owner can release or
+ * (URL-encoded with a space as {@code %20}, so without {@code ':'} or {@code '+'}, which a store may append
+ * as a mark of its own) for a named lock: unguessable, so only the owner can release or
  * extend, and readable, so the cluster view can say which instance holds which lock. The name costs no
  * key and no round trip: it travels in the value that the lock key holds anyway, and the scripts only
  * compare tokens whole.
@@ -55,7 +56,8 @@ final class OwnerTokens {
 		byte[] bytes = new byte[16];
 		this.random.nextBytes(bytes);
 		String token = this.instanceId + ":" + HexFormat.of().formatHex(bytes);
-		return (name != null) ? token + NAME_SEPARATOR + URLEncoder.encode(name, StandardCharsets.UTF_8) : token;
+		return (name != null)
+				? token + NAME_SEPARATOR + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20") : token;
 	}
 
 	/** The id of the instance that made {@code ownerToken}. */

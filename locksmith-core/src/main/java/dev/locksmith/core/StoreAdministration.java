@@ -9,8 +9,9 @@ import dev.locksmith.core.LockAdministration.StoredLock;
 /**
  * SPI of what operators see and do in a {@link LockStore}: what it holds for every instance, forced
  * release, and a liveness check. Like the store's lock calls, each call that asks the store returns at
- * once and its answer completes the future, or fails it with {@link LockUnavailableException}; the
- * engine's {@link LockAdministration} bounds each wait.
+ * once, without blocking, and its answer completes the future, or fails it with
+ * {@link LockUnavailableException}; the engine's {@link LockAdministration} bounds each wait. A store
+ * whose client blocks runs the call on threads of its own, as the Redis store does.
  *
  * @since 0.1.0
  */

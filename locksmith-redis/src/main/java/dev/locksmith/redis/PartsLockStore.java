@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 
 import dev.locksmith.core.LockOwner;
@@ -12,7 +13,7 @@ import dev.locksmith.core.ReleaseNotifications.Listener;
 
 /**
  * A {@link LockStore} made of parts, each made on first use, that the store starts, stops and closes:
- * its lock calls go to the part that {@link #locks()} makes. As a bean, the application context starts
+ * its lock calls go to the part that {@link #makeLocks()} makes, once, and then read without a lock. As a bean, the application context starts
  * it before the web server (whose phases are {@code DEFAULT_PHASE - 2048} and up) and stops it after
  * the server has drained; without a context, call {@link #start()} and {@link #close()}.
  */
@@ -21,8 +22,25 @@ abstract class PartsLockStore implements LockStore, SmartLifecycle {
 	/** The parts this store made. */
 	final StoreParts parts = new StoreParts();
 
+	private volatile @Nullable LockStore locks;
+
+	/** Makes the part that takes, renews and releases locks, and adds it to the parts; called once. */
+	abstract LockStore makeLocks();
+
 	/** The part that takes, renews and releases locks, made on first use. */
-	abstract LockStore locks();
+	final LockStore locks() {
+		LockStore made = this.locks;
+		if (made == null) {
+			synchronized (this) {
+				made = this.locks;
+				if (made == null) {
+					made = makeLocks();
+					this.locks = made;
+				}
+			}
+		}
+		return made;
+	}
 
 	@Override
 	public CompletableFuture<AcquireResult> tryAcquire(AcquireRequest request) {

@@ -155,6 +155,9 @@ final class RedisLockAdministration implements StoreAdministration, AutoCloseabl
 
 	/** Runs a blocking call on the pool, or fails at once when {@link #MAX_THREADS} calls are in flight. */
 	private <T> CompletableFuture<T> supply(Supplier<T> call) {
+		if (this.executor.isShutdown()) {
+			return CompletableFuture.failedFuture(new LockUnavailableException("The lock store is closed", null));
+		}
 		try {
 			return CompletableFuture.supplyAsync(call, this.executor);
 		}
@@ -184,7 +187,7 @@ final class RedisLockAdministration implements StoreAdministration, AutoCloseabl
 			}
 			String value = owner.toString();
 			if (!SHARE.matcher(value).matches()) {
-				locks.add(StoredLock.of(key, Duration.ofMillis(millis), RedisOwners.tokenOf(value)));
+				locks.add(StoredLock.of(key, Duration.ofMillis(millis), RedisOwners.holderOf(value)));
 				continue;
 			}
 			StoredLock shared = shared(key, value, millis);
@@ -208,7 +211,7 @@ final class RedisLockAdministration implements StoreAdministration, AutoCloseabl
 		double last = holders.stream().mapToDouble(RedisLockAdministration::scoreOf).max().orElse(0);
 		Map<String, Duration> leases = new LinkedHashMap<>();
 		for (TypedTuple<String> holder : holders) {
-			leases.put(RedisOwners.tokenOf(String.valueOf(holder.getValue())),
+			leases.put(RedisOwners.holderOf(String.valueOf(holder.getValue())),
 					Duration.ofMillis(pttl - (long) (last - scoreOf(holder))));
 		}
 		return StoredLock.shared(key, RedisOwners.typed(share), leases);

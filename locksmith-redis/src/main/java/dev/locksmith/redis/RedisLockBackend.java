@@ -29,8 +29,8 @@ import dev.locksmith.core.StoreAdministration;
  * without one, a bounded pool). Waiters stand in a queue per key in Redis, and a release hands the
  * lock to the first of them under a short claim lease. On a cluster, an operation on keys of several
  * hash slots runs one script per slot; several locks spanning slots are taken slot by slot and given
- * back when a later slot is busy or fails, so the grant stays all or nothing. An owner token that names
- * a share (a reader's or a permit holder's, one key each) takes, renews and releases its own share.
+ * back when a later slot is busy or fails, so the grant stays all or nothing. An owner asking for a share
+ * (a reader's or a permit holder's, one key each) takes, renews and releases its own share.
  */
 final class RedisLockBackend implements LockStore {
 

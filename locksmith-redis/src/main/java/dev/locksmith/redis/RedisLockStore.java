@@ -32,8 +32,6 @@ public final class RedisLockStore extends PartsLockStore {
 
 	private final boolean shardedPubSub;
 
-	private @Nullable RedisLockBackend backend;
-
 	private @Nullable RedisLockAdministration administration;
 
 	private @Nullable RedisReleaseNotifications notifications;
@@ -52,13 +50,10 @@ public final class RedisLockStore extends PartsLockStore {
 
 	/** The part that takes, renews and releases locks with one script call a round trip. */
 	@Override
-	synchronized LockStore locks() {
-		if (this.backend == null) {
-			RedisLockBackend made = new RedisLockBackend(this.connectionFactory, this.keys, this.claimLease,
-					this.shardedPubSub);
-			this.backend = this.parts.add(made, new Part(made::warmUp, Part.NOTHING, made::close));
-		}
-		return this.backend;
+	LockStore makeLocks() {
+		RedisLockBackend made = new RedisLockBackend(this.connectionFactory, this.keys, this.claimLease,
+				this.shardedPubSub);
+		return this.parts.add(made, new Part(made::warmUp, Part.NOTHING, made::close));
 	}
 
 	/** What operators see and do: the locks held, forced release, a liveness check, the cluster topology. */

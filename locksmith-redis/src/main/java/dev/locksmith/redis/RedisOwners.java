@@ -33,10 +33,15 @@ final class RedisOwners {
 		return ((share.mode() == LockMode.READ) ? "@read" : "@permits=" + share.permits()) + "/" + owner.token();
 	}
 
-	/** The owner's token in a script's {@code entry}, without its share or a {@code +released} mark. */
+	/** The owner's token in a queue entry, as a hand-over notice names its waiter: without its share. */
 	static String tokenOf(String entry) {
 		Matcher matcher = SHARED.matcher(entry);
-		String token = matcher.find() ? entry.substring(matcher.end()) : entry;
+		return matcher.find() ? entry.substring(matcher.end()) : entry;
+	}
+
+	/** The owner's token in a lock's value or holders' set, without its share or a {@code +released} mark. */
+	static String holderOf(String entry) {
+		String token = tokenOf(entry);
 		return token.endsWith(RELEASED) ? token.substring(0, token.length() - RELEASED.length()) : token;
 	}
 

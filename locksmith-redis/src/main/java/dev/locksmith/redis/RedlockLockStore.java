@@ -36,8 +36,6 @@ public final class RedlockLockStore extends PartsLockStore {
 
 	private final Duration shortestTtl;
 
-	private @Nullable RedlockLockBackend backend;
-
 	private @Nullable RedlockLockAdministration administration;
 
 	private @Nullable RedlockReleaseNotifications notifications;
@@ -62,18 +60,14 @@ public final class RedlockLockStore extends PartsLockStore {
 
 	/** The part that takes a lock on a majority of the servers, with fencing tokens that only grow. */
 	@Override
-	synchronized LockStore locks() {
-		if (this.backend == null) {
-			RedlockLockBackend.Builder builder = RedlockLockBackend
-				.builder(this.servers.connectionFactories(), this.keys)
-				.maxNodeTimeout(nodeTimeoutBound());
-			if (this.nodeTimeout != null) {
-				builder.nodeTimeout(this.nodeTimeout);
-			}
-			RedlockLockBackend made = builder.build();
-			this.backend = this.parts.add(made, new Part(made::warmUp, Part.NOTHING, made::close));
+	LockStore makeLocks() {
+		RedlockLockBackend.Builder builder = RedlockLockBackend.builder(this.servers.connectionFactories(), this.keys)
+			.maxNodeTimeout(nodeTimeoutBound());
+		if (this.nodeTimeout != null) {
+			builder.nodeTimeout(this.nodeTimeout);
 		}
-		return this.backend;
+		RedlockLockBackend made = builder.build();
+		return this.parts.add(made, new Part(made::warmUp, Part.NOTHING, made::close));
 	}
 
 	/**

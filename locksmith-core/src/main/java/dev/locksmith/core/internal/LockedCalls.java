@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.KeyMasking;
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.DistributedLockException;
 import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
@@ -154,13 +155,21 @@ public final class LockedCalls {
 	}
 
 	private static String nestedShareMessage(Call call, String key, LockShare held, LockShare asked) {
-		String message = call.caller() + " asks for lock '" + KeyMasking.mask(key) + "' as " + asked.holder()
-				+ " while this thread holds it as " + held.holder();
+		String message = call.caller() + " asks for lock '" + KeyMasking.mask(key) + "' as " + holder(asked)
+				+ " while this thread holds it as " + holder(held);
 		if (asked.exclusive()) {
 			return message + ": a read lock cannot be upgraded, as two readers that both upgrade would each wait "
 					+ "for the other forever; take the write lock from the start";
 		}
 		return message + "; a nested call may ask for the same share, or for less than a write lock holds";
+	}
+
+	/** Who holds {@code share}, for messages: "a writer", "a reader" or "one of 4 permit holders". */
+	private static String holder(LockShare share) {
+		if (share.mode() == LockMode.READ) {
+			return "a reader";
+		}
+		return share.exclusive() ? "a writer" : "one of " + share.permits() + " permit holders";
 	}
 
 	private static List<String> missing(Call call, List<HeldLock> held) {

@@ -138,10 +138,10 @@ final class InMemoryLockStore {
 	private @Nullable StoredLock storedLock(String key, Lease lease, long now) {
 		Map<String, Long> holders = this.shareHolders.get(key);
 		if (holders == null || holders.isEmpty()) {
-			return StoredLock.of(key, Duration.ofNanos(lease.expiresAt - now), OwnerEntries.tokenOf(lease.ownerToken));
+			return StoredLock.of(key, Duration.ofNanos(lease.expiresAt - now), OwnerEntries.holderOf(lease.ownerToken));
 		}
 		Map<String, Duration> leases = new HashMap<>();
-		holders.forEach((holder, expiresAt) -> leases.put(OwnerEntries.tokenOf(holder), Duration.ofNanos(expiresAt - now)));
+		holders.forEach((holder, expiresAt) -> leases.put(OwnerEntries.holderOf(holder), Duration.ofNanos(expiresAt - now)));
 		return StoredLock.shared(key, OwnerEntries.typed(lease.ownerToken), leases);
 	}
 

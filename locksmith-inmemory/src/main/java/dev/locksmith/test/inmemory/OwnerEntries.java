@@ -54,10 +54,15 @@ final class OwnerEntries {
 		return (permits > 0) ? LockShare.permits(permits) : LockShare.READ;
 	}
 
-	/** The owner's token in {@code entry}, without its share or a {@code +released} mark. */
+	/** The owner's token in a queue entry, as a hand-over names its waiter: without its share. */
 	static String tokenOf(String entry) {
 		String share = shareOf(entry);
-		String token = (share != null) ? entry.substring(share.length() + 1) : entry;
+		return (share != null) ? entry.substring(share.length() + 1) : entry;
+	}
+
+	/** The owner's token in a holder's entry, without its share or a {@code +released} mark. */
+	static String holderOf(String entry) {
+		String token = tokenOf(entry);
 		return token.endsWith(RELEASED) ? token.substring(0, token.length() - RELEASED.length()) : token;
 	}
 
