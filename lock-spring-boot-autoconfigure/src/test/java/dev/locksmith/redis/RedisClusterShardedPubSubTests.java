@@ -2,9 +2,8 @@ package dev.locksmith.redis;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -16,12 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
-import dev.locksmith.core.DefaultLockService;
-import dev.locksmith.core.LockHandle;
-import dev.locksmith.core.LockOptions;
 import dev.locksmith.testing.RedisCluster;
 import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisVersion;
@@ -40,13 +35,9 @@ class RedisClusterShardedPubSubTests {
 
 	private static final RedisLockKeys KEYS = RedisFixture.KEYS;
 
-	private static final Duration LONG = Duration.ofSeconds(30);
+	private static final Duration LONG = ShardedWaiter.LONG;
 
-	/** Long enough that a waiter woken before it was woken by the notification, not by a re-check. */
-	private static final Duration RECHECK = Duration.ofSeconds(30);
-
-	/** Well under {@link #RECHECK}, and generous for a busy machine. */
-	private static final Duration PROMPTLY = Duration.ofSeconds(10);
+	private static final Duration PROMPTLY = ShardedWaiter.PROMPTLY;
 
 	private static final int HAND_OVERS = 20;
 
@@ -61,9 +52,6 @@ class RedisClusterShardedPubSubTests {
 	/** Connections as {@link LocksmithAcl#USER}. */
 	@RegisterExtension
 	final RedisFixture asUser = new RedisFixture(RedisClusterShardedPubSubTests::connectAsUser, true);
-
-	/** The waiter of {@link #heldWithAWaiter}: the lock it gets. */
-	private CompletableFuture<Optional<LockHandle>> waiting;
 
 	@BeforeAll
 	static void startCluster() {
@@ -111,16 +99,14 @@ class RedisClusterShardedPubSubTests {
 
 	@Test
 	void aWaiterOnAnotherConnectionIsWokenBySubscribingToItsShardChannel() throws Exception {
-		LockHandle held = heldWithAWaiter(this.fixture, "k");
+		ShardedWaiter waiter = ShardedWaiter.waitFor("k", this.fixture, this.fixture);
 		RedisServer owner = cluster.nodeServing(KEYS.lockKey("k"));
 
 		assertThat(shardSubscribers(owner, "k")).as("the waiter listens on the shard channel").isEqualTo(1);
 		for (RedisServer node : cluster.nodes()) {
 			assertThat(node.subscribers(KEYS.releaseChannel("k"))).as("nobody listens on the classic channel").isZero();
 		}
-		held.close();
-
-		assertThat(this.waiting.get(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).isPresent();
+		waiter.releaseAndExpectTheWaiterWoken();
 	}
 
 	/**
@@ -132,32 +118,63 @@ class RedisClusterShardedPubSubTests {
 		for (RedisServer node : cluster.nodes()) {
 			LocksmithAcl.createUser(node, LocksmithAcl.rules(KEYS, "+cluster|nodes", "+cluster|myid"));
 		}
-		LockHandle held = heldWithAWaiter(this.asUser, "k");
+		ShardedWaiter waiter = ShardedWaiter.waitFor("k", this.asUser, this.asUser);
 
 		assertThat(shardSubscribers(cluster.nodeServing(KEYS.lockKey("k")), "k")).isZero();
 		assertThat(cluster.nodes().stream().mapToInt((node) -> node.subscribers(KEYS.releaseChannel("k"))).sum())
 			.as("the waiter listens on the classic channel").isEqualTo(1);
-		held.close();
-
-		assertThat(this.waiting.get(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).isPresent();
+		waiter.releaseAndExpectTheWaiterWoken();
 	}
 
 	@Test
 	void aWaiterIsWokenAfterItsLocksSlotMovedToAnotherMaster() throws Exception {
-		LockHandle held = heldWithAWaiter(this.fixture, "k");
+		ShardedWaiter waiter = ShardedWaiter.waitFor("k", this.fixture, this.fixture);
 		RedisServer source = cluster.nodeServing(KEYS.lockKey("k"));
-		RedisServer target = cluster.masters().stream().filter((master) -> master.port() != source.port())
-			.findFirst().orElseThrow();
+		RedisServer target = otherMasterThan(source);
 		int slot = cluster.slotOf(KEYS.lockKey("k"));
 
 		cluster.beginMigration(slot, target);
 		cluster.finishMigration(slot, target);
 
-		await().atMost(PROMPTLY).alias("the waiter subscribed again on the slot's new master")
-			.until(() -> shardSubscribers(target, "k") == 1);
-		assertThat(shardSubscribers(source, "k")).isZero();
-		held.close();
-		assertThat(this.waiting.get(PROMPTLY.toMillis(), TimeUnit.MILLISECONDS)).isPresent();
+		awaitSubscribedOnlyOn(target, source, "k");
+		waiter.releaseAndExpectTheWaiterWoken();
+	}
+
+	/**
+	 * A key watched while its slot is migrating (its {@code ASK} window, in which the source still answers
+	 * {@code SSUBSCRIBE}) ends up subscribed on the target once the slot moved there, and hears a hand-over
+	 * published there.
+	 */
+	@Test
+	void aKeyWatchedDuringItsSlotsMigrationHearsItsHandOversFromTheSlotsNewMaster() {
+		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(this.fixture.connect(), KEYS, true);
+		this.fixture.closeWith(notifications::destroy);
+		BlockingQueue<String> handedOver = new LinkedBlockingQueue<>();
+		notifications.listen((key, owner, claimLease, fencingToken) -> handedOver.add(key + " to " + owner));
+		RedisServer source = cluster.nodeServing(KEYS.lockKey("k"));
+		RedisServer target = otherMasterThan(source);
+		int slot = cluster.slotOf(KEYS.lockKey("k"));
+		cluster.beginMigration(slot, target);
+		try {
+			notifications.watch("k", PROMPTLY);
+			await().atMost(PROMPTLY).until(() -> shardSubscribers(source, "k") + shardSubscribers(target, "k") == 1);
+		}
+		finally {
+			cluster.finishMigration(slot, target);
+		}
+
+		awaitSubscribedOnlyOn(target, source, "k");
+		target.command("SPUBLISH", KEYS.releaseChannel("k"), "2000:7:waiter");
+		await().atMost(PROMPTLY).until(() -> "k to waiter".equals(handedOver.poll()));
+	}
+
+	private static RedisServer otherMasterThan(RedisServer master) {
+		return cluster.masters().stream().filter((other) -> other.port() != master.port()).findFirst().orElseThrow();
+	}
+
+	private static void awaitSubscribedOnlyOn(RedisServer owner, RedisServer before, String key) {
+		await().atMost(PROMPTLY).alias("the waiter subscribed again on the slot's new master, and only there")
+			.until(() -> shardSubscribers(owner, key) == 1 && shardSubscribers(before, key) == 0);
 	}
 
 	/**
@@ -196,13 +213,9 @@ class RedisClusterShardedPubSubTests {
 	}
 
 	private static int shardSubscribers(RedisServer node, String key) {
-		return Integer.parseInt(node.command("PUBSUB", "SHARDNUMSUB", KEYS.releaseChannel(key)).split("\n")[1]);
+		return ShardedWaiter.shardSubscribers(node, key);
 	}
 
-	/** A service whose waiters re-check only every {@link #RECHECK}: woken sooner, they were notified. */
-	private static DefaultLockService service(RedisFixture on) {
-		return on.service(on.serviceBuilder(RECHECK.multipliedBy(2)).recheckInterval(RECHECK));
-	}
 
 	private static LettuceConnectionFactory connectAsUser() {
 		RedisClusterConfiguration configuration = new RedisClusterConfiguration(
@@ -215,24 +228,5 @@ class RedisClusterShardedPubSubTests {
 		return factory;
 	}
 
-	/**
-	 * Takes the lock of {@code key} on one service of {@code on} and has another wait for it in
-	 * {@link #waiting}, until the waiter stands in its queue; returns the held lock.
-	 */
-	private LockHandle heldWithAWaiter(RedisFixture on, String key) throws InterruptedException {
-		LockHandle held = service(on).tryAcquire(key, LockOptions.ofTtl(LONG)).orElseThrow();
-		DefaultLockService waiter = service(on);
-		this.waiting = CompletableFuture.supplyAsync(() -> {
-			try {
-				return waiter.tryAcquire(key, LockOptions.ofTtl(LONG).withWaitTime(LONG));
-			}
-			catch (InterruptedException ex) {
-				throw new IllegalStateException(ex);
-			}
-		});
-		StringRedisTemplate redis = new StringRedisTemplate(this.fixture.connect());
-		await().atMost(PROMPTLY).until(() -> Long.valueOf(1).equals(redis.opsForList().size(KEYS.queueKey(key))));
-		return held;
-	}
 
 }

@@ -61,6 +61,11 @@ public final class RedisCluster implements AutoCloseable {
 		return start(null, true);
 	}
 
+	/** Starts three masters of {@code version} and a replica of each, as {@link #startWithReplicas()} does. */
+	public static RedisCluster startWithReplicas(RedisVersion version) {
+		return start(version, true);
+	}
+
 	private static RedisCluster start(@Nullable RedisVersion version, boolean replicas) {
 		RedisCluster cluster = new RedisCluster(version);
 		try {

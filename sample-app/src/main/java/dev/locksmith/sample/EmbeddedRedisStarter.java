@@ -7,6 +7,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.context.ApplicationListener;
+import org.springframework.context.aot.AbstractAotProcessor;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
@@ -33,7 +34,9 @@ class EmbeddedRedisStarter implements ApplicationListener<ApplicationEnvironment
 	@Override
 	public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {
 		ConfigurableEnvironment environment = event.getEnvironment();
-		if (!"redis".equalsIgnoreCase(environment.getProperty(STORE_PROPERTY, "redis"))
+		// AOT processing runs the application only to record its bean definitions: nothing connects
+		if (Boolean.getBoolean(AbstractAotProcessor.AOT_PROCESSING)
+				|| !"redis".equalsIgnoreCase(environment.getProperty(STORE_PROPERTY, "redis"))
 				|| CONNECTION_PROPERTIES.stream().anyMatch(environment::containsProperty)) {
 			return;
 		}

@@ -31,7 +31,11 @@ final class SampleInstance implements AutoCloseable {
 		for (String property : properties) {
 			arguments.add("--" + property);
 		}
-		return new SampleInstance(SpringApplication.run(SampleApplication.class, arguments.toArray(String[]::new)));
+		SpringApplication application = new SpringApplication(SampleApplication.class);
+		// named, not deduced from the stack (the test runner's main): with spring.aot.enabled=true the
+		// application starts from the initializer that AOT processing generated for this class
+		application.setMainApplicationClass(SampleApplication.class);
+		return new SampleInstance(application.run(arguments.toArray(String[]::new)));
 	}
 
 	/** A client for this instance that returns every response, whatever its status. */

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -29,7 +30,7 @@ import static org.awaitility.Awaitility.await;
 		properties = "spring.datasource.url=jdbc:h2:mem:wallet-http-tests;DB_CLOSE_DELAY=-1")
 class WalletHttpTests {
 
-	private static final RedisServer redis = RedisServer.start();
+	private static RedisServer redis;
 
 	@LocalServerPort
 	private int port;
@@ -37,9 +38,15 @@ class WalletHttpTests {
 	@Autowired
 	private MeterRegistry meters;
 
+	/** Started before the context, not when the class is loaded: AOT processing loads it without running it. */
+	@BeforeAll
+	static void startRedis() {
+		redis = RedisServer.start();
+	}
+
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry properties) {
-		properties.add("spring.data.redis.port", redis::port);
+		properties.add("spring.data.redis.port", () -> redis.port());
 	}
 
 	@AfterAll
