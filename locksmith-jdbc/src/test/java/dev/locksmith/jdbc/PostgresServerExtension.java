@@ -10,6 +10,8 @@ import java.sql.Statement;
 
 import javax.sql.DataSource;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -78,6 +80,16 @@ public final class PostgresServerExtension implements BeforeAllCallback, BeforeE
 		dataSource.setUser("postgres");
 		dataSource.setConnectTimeout(2);
 		return dataSource;
+	}
+
+	/** A new pool of at most {@code size} connections to the server, as an application's; the caller closes it. */
+	public HikariDataSource pooledDataSource(int size) {
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(jdbcUrl());
+		config.setUsername("postgres");
+		config.setMaximumPoolSize(size);
+		config.setConnectionTimeout(2000);
+		return new HikariDataSource(config);
 	}
 
 	/** The JDBC URL of the server's {@code postgres} database. */

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -11,27 +12,31 @@ import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.test.contract.LockStoreContractTests;
 
 /**
- * The lock contract on one PostgreSQL server: every service has a store of its own, with its own executor
- * and listening connection, as a separate process would.
+ * The lock contract on one PostgreSQL server: every service has a connection pool and a store of its own,
+ * with its own executor and listening connection, as a separate process would.
  */
 class JdbcLockStoreContractTests extends LockStoreContractTests {
 
 	@RegisterExtension
 	static final PostgresServerExtension postgres = PostgresServerExtension.withLockSchema();
 
-	private final List<JdbcLockStore> stores = new ArrayList<>();
+	private final List<AutoCloseable> opened = new ArrayList<>();
 
 	/** Runs after the contract's own clean-up, which closes the services on these stores. */
 	@RegisterExtension
 	final AfterEachCallback closeStores = (context) -> {
-		this.stores.forEach(JdbcLockStore::close);
-		this.stores.clear();
+		for (AutoCloseable resource : this.opened) {
+			resource.close();
+		}
+		this.opened.clear();
 	};
 
 	@Override
 	protected DefaultLockService.Builder newServiceBuilder() {
-		JdbcLockStore store = JdbcLockStore.builder(postgres.dataSource()).build();
-		this.stores.add(store);
+		HikariDataSource pool = postgres.pooledDataSource(8);
+		JdbcLockStore store = JdbcLockStore.builder(pool).build();
+		this.opened.add(0, pool);
+		this.opened.add(0, store);
 		store.start();
 		return DefaultLockService.builder(store).storeTimeout(Duration.ofSeconds(2));
 	}
