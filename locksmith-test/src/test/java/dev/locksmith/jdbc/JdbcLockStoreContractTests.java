@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -15,6 +16,7 @@ import dev.locksmith.test.contract.LockStoreContractTests;
  * The lock contract on one PostgreSQL server: every service has a connection pool and a store of its own,
  * with its own executor and listening connection, as a separate process would.
  */
+@Tag("slow")
 class JdbcLockStoreContractTests extends LockStoreContractTests {
 
 	@RegisterExtension
