@@ -117,6 +117,38 @@ class JdbcLockStoreTests {
 	}
 
 	@Test
+	void aReleaseInAnotherProcessWakesTheWaiterItHandsTheLockToByNotify() throws Exception {
+		Duration longClaims = Duration.ofMinutes(20);
+		LockHandle held = service(store(postgres.dataSource(), longClaims)).tryAcquire("job", LockOptions.ofTtl(LONG))
+			.orElseThrow();
+		DefaultLockService patient = service(store(postgres.dataSource(), longClaims), Duration.ofMinutes(10));
+		CompletableFuture<Optional<LockHandle>> next = CompletableFuture.supplyAsync(() -> acquireWaiting(patient));
+		await().atMost(LONG).until(() -> queued("job") == 1);
+
+		held.close();
+
+		assertThat(next.get(20, TimeUnit.SECONDS)).as("woken by the notice, not by a re-check minutes away")
+			.isPresent();
+	}
+
+	@Test
+	void aCallStuckInTheDatabaseEndsAtTheStatementTimeout() throws Exception {
+		JdbcLockStore store = JdbcLockStore.builder(postgres.dataSource()).statementTimeout(Duration.ofMillis(300)).build();
+		this.opened.add(0, store);
+		try (Connection blocker = postgres.dataSource().getConnection(); Statement statement = blocker.createStatement()) {
+			statement.execute("SELECT pg_advisory_lock(1819239275, hashtext('locksmith_job'))");
+			CompletableFuture<?> stuck = store.tryAcquire(
+					new AcquireRequest(List.of("job"), LockOwner.exclusive("instance:owner"), LONG, Duration.ZERO));
+
+			assertThat(stuck).failsWithin(Duration.ofSeconds(10))
+				.withThrowableThat()
+				.havingCause()
+				.isInstanceOf(LockUnavailableException.class)
+				.withMessageContaining("statement timeout");
+		}
+	}
+
+	@Test
 	void waitersHoldNoConnectionWhileTheyWait() throws Exception {
 		HikariDataSource pool = postgres.pooledDataSource(3);
 		this.opened.add(pool);
@@ -125,10 +157,13 @@ class JdbcLockStoreTests {
 		store.start();
 		DefaultLockService locks = service(store);
 		LockHandle held = locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
-		List<CompletableFuture<Optional<LockHandle>>> waiters = new ArrayList<>();
+		List<CompletableFuture<Boolean>> waiters = new ArrayList<>();
 		for (int i = 0; i < 20; i++) {
 			DefaultLockService waiter = service(store);
-			waiters.add(CompletableFuture.supplyAsync(() -> acquireWaiting(waiter)));
+			waiters.add(CompletableFuture.supplyAsync(() -> acquireWaiting(waiter).map((handle) -> {
+				handle.close();
+				return true;
+			}).orElse(false)));
 		}
 		await().atMost(LONG).until(() -> queued("job") == 20);
 
@@ -136,8 +171,8 @@ class JdbcLockStoreTests {
 			assertThat(application.isValid(1)).as("the pool still serves the application").isTrue();
 		}
 		held.close();
-		for (CompletableFuture<Optional<LockHandle>> waiter : waiters) {
-			waiter.get(60, TimeUnit.SECONDS).orElseThrow().close();
+		for (CompletableFuture<Boolean> waiter : waiters) {
+			assertThat(waiter.get(60, TimeUnit.SECONDS)).as("each waiter served in turn").isTrue();
 		}
 	}
 
@@ -169,14 +204,25 @@ class JdbcLockStoreTests {
 	}
 
 	private JdbcLockStore store(DataSource dataSource) {
-		JdbcLockStore store = JdbcLockStore.builder(dataSource).build();
+		return store(dataSource, Duration.ofSeconds(2));
+	}
+
+	private JdbcLockStore store(DataSource dataSource, Duration claimLease) {
+		JdbcLockStore store = JdbcLockStore.builder(dataSource).claimLease(claimLease).build();
 		this.opened.add(0, store);
 		store.start();
 		return store;
 	}
 
 	private DefaultLockService service(JdbcLockStore store) {
-		DefaultLockService service = DefaultLockService.builder(store).storeTimeout(Duration.ofSeconds(2)).build();
+		return service(store, Duration.ofSeconds(1));
+	}
+
+	private DefaultLockService service(JdbcLockStore store, Duration recheckInterval) {
+		DefaultLockService service = DefaultLockService.builder(store)
+			.storeTimeout(Duration.ofSeconds(2))
+			.recheckInterval(recheckInterval)
+			.build();
 		this.opened.add(0, service);
 		return service;
 	}
