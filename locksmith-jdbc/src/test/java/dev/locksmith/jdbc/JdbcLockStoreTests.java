@@ -116,16 +116,16 @@ class JdbcLockStoreTests {
 		}
 	}
 
+	/** The holder is another process, which releases by calling the schema's function itself. */
 	@Test
 	void aReleaseInAnotherProcessWakesTheWaiterItHandsTheLockToByNotify() throws Exception {
 		Duration longClaims = Duration.ofMinutes(20);
-		LockHandle held = service(store(postgres.dataSource(), longClaims)).tryAcquire("job", LockOptions.ofTtl(LONG))
-			.orElseThrow();
+		postgres.execute("SELECT locksmith_acquire(ARRAY['job'], 'elsewhere:1', 300000, 0, 1200000)");
 		DefaultLockService patient = service(store(postgres.dataSource(), longClaims), Duration.ofMinutes(10));
 		CompletableFuture<Optional<LockHandle>> next = CompletableFuture.supplyAsync(() -> acquireWaiting(patient));
 		await().atMost(LONG).until(() -> queued("job") == 1);
 
-		held.close();
+		postgres.execute("SELECT locksmith_release(ARRAY['job'], 'elsewhere:1', 1200000)");
 
 		assertThat(next.get(20, TimeUnit.SECONDS)).as("woken by the notice, not by a re-check minutes away")
 			.isPresent();
