@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -158,6 +159,16 @@ class JdbcStoreConfigurationTests {
 					.hasMessageContaining("locksmith.store=jdbc")
 					.hasMessageContaining("a DataSource bean");
 			});
+	}
+
+	@Test
+	void withoutTheJdbcModuleTheStartupSaysWhatTheStoreNeeds() {
+		this.runner.withClassLoader(new FilteredClassLoader(JdbcLockStore.class)).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("No LockService could be set up for locksmith.store=jdbc")
+				.hasMessageContaining("dev.locksmith:locksmith-jdbc");
+		});
 	}
 
 	private static String url(String database) {
