@@ -29,34 +29,52 @@ public final class PostgresServerExtension implements BeforeAllCallback, BeforeE
 
 	private final boolean lockSchema;
 
+	private final String clockOffset;
+
+	private Path binaries;
+
 	private Path dataDirectory;
 
 	private int port;
 
 	private EmbeddedPostgres server;
 
-	private PostgresServerExtension(boolean lockSchema) {
+	private PostgresServerExtension(boolean lockSchema, String clockOffset) {
 		this.lockSchema = lockSchema;
-	}
-
-	/** A server whose schema is empty before each test. */
-	public static PostgresServerExtension empty() {
-		return new PostgresServerExtension(false);
+		this.clockOffset = clockOffset;
 	}
 
 	/** A server that holds the lock store's schema, with the default prefix, at the start of each test. */
 	public static PostgresServerExtension withLockSchema() {
-		return new PostgresServerExtension(true);
+		return new PostgresServerExtension(true, "");
+	}
+
+	/**
+	 * Like {@link #withLockSchema()}, on a server whose clock is {@code offset} away from this machine's
+	 * (libfaketime's relative form, such as {@code +1h}); needs {@code libfaketime}.
+	 */
+	public static PostgresServerExtension withLockSchemaOnAClock(String offset) {
+		return new PostgresServerExtension(true, offset);
 	}
 
 	@Override
 	public void beforeAll(ExtensionContext context) throws IOException {
 		this.dataDirectory = Files.createTempDirectory("locksmith-postgres");
-		this.server = EmbeddedPostgres.builder()
+		this.binaries = Files.createTempDirectory("locksmith-postgres-binaries");
+		this.server = builder().start();
+		this.port = this.server.getPort();
+		if (!this.clockOffset.isEmpty()) {
+			stop();
+			FakeClock.wrap(this.binaries, this.clockOffset);
+			start();
+		}
+	}
+
+	private EmbeddedPostgres.Builder builder() {
+		return EmbeddedPostgres.builder()
 			.setDataDirectory(this.dataDirectory)
 			.setCleanDataDirectory(false)
-			.start();
-		this.port = this.server.getPort();
+			.setOverrideWorkingDirectory(this.binaries.toFile());
 	}
 
 	@Override
@@ -71,6 +89,7 @@ public final class PostgresServerExtension implements BeforeAllCallback, BeforeE
 	public void afterAll(ExtensionContext context) throws IOException {
 		this.server.close();
 		FileSystemUtils.deleteRecursively(this.dataDirectory);
+		FileSystemUtils.deleteRecursively(this.binaries);
 	}
 
 	/** A data source of new, unpooled connections to the server's {@code postgres} database. */
@@ -117,11 +136,7 @@ public final class PostgresServerExtension implements BeforeAllCallback, BeforeE
 	/** Starts the stopped server again, on its data and port. */
 	public void start() {
 		try {
-			this.server = EmbeddedPostgres.builder()
-				.setDataDirectory(this.dataDirectory)
-				.setCleanDataDirectory(false)
-				.setPort(this.port)
-				.start();
+			this.server = builder().setPort(this.port).start();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
