@@ -10,7 +10,8 @@ final class LockStoreConfigurations {
 
 	private static final Map<Store, String> CONFIGURATIONS = new EnumMap<>(Map.of(Store.REDIS,
 			RedisStoreConfiguration.class.getName(), Store.REDLOCK, RedlockStoreConfiguration.class.getName(),
-			Store.IN_MEMORY, InMemoryStoreConfiguration.class.getName()));
+			Store.IN_MEMORY, InMemoryStoreConfiguration.class.getName(), Store.JDBC,
+			JdbcStoreConfiguration.class.getName()));
 
 	private LockStoreConfigurations() {
 	}

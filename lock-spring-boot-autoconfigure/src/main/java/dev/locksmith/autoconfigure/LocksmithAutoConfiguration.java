@@ -38,7 +38,8 @@ import dev.locksmith.core.observation.LockHoldObservationConvention;
  *
  * @since 0.1.0
  */
-@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+		"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "locksmith.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LocksmithProperties.class)
 @Import(LocksmithAutoConfiguration.LockStoreConfigurationImportSelector.class)

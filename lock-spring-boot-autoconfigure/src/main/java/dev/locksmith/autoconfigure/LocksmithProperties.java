@@ -42,8 +42,9 @@ public class LocksmithProperties {
 
 	/**
 	 * Where locks are kept: 'redis', the application's Redis; 'redlock', a majority of the independent
-	 * Redis servers in locksmith.redlock.nodes; or 'in-memory', locks within this JVM only, for tests
-	 * (needs dev.locksmith:locksmith-test).
+	 * Redis servers in locksmith.redlock.nodes; 'jdbc', the application's PostgreSQL DataSource (needs
+	 * dev.locksmith:locksmith-jdbc); or 'in-memory', locks within this JVM only, for tests (needs
+	 * dev.locksmith:locksmith-test).
 	 */
 	private Store store = Store.REDIS;
 
@@ -60,6 +61,8 @@ public class LocksmithProperties {
 	private final Redlock redlock = new Redlock();
 
 	private final Redis redis = new Redis();
+
+	private final Jdbc jdbc = new Jdbc();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -151,6 +154,10 @@ public class LocksmithProperties {
 
 	public Redis getRedis() {
 		return this.redis;
+	}
+
+	public Jdbc getJdbc() {
+		return this.jdbc;
 	}
 
 	/** Lease renewal while a lock is held. */
@@ -322,6 +329,62 @@ public class LocksmithProperties {
 
 	}
 
+	/** The PostgreSQL store, with {@code locksmith.store=jdbc}. */
+	public static class Jdbc {
+
+		/** Prefix of the store's tables, functions and notification channel. */
+		private String tablePrefix = "locksmith_";
+
+		/**
+		 * When Locksmith creates its tables at startup: 'embedded', only in an embedded database (which
+		 * Spring Boot detects as H2, HSQLDB or Derby, so never in PostgreSQL); 'always'; or 'never'. The
+		 * startup fails naming the missing tables either way.
+		 */
+		private InitializeSchema initializeSchema = InitializeSchema.EMBEDDED;
+
+		/** Bound on each lock call's transaction in the database (SET LOCAL statement_timeout). */
+		private Duration statementTimeout = Duration.ofSeconds(2);
+
+		public String getTablePrefix() {
+			return this.tablePrefix;
+		}
+
+		public void setTablePrefix(String tablePrefix) {
+			this.tablePrefix = tablePrefix;
+		}
+
+		public InitializeSchema getInitializeSchema() {
+			return this.initializeSchema;
+		}
+
+		public void setInitializeSchema(InitializeSchema initializeSchema) {
+			this.initializeSchema = initializeSchema;
+		}
+
+		public Duration getStatementTimeout() {
+			return this.statementTimeout;
+		}
+
+		public void setStatementTimeout(Duration statementTimeout) {
+			this.statementTimeout = statementTimeout;
+		}
+
+	}
+
+	/** When the PostgreSQL store's tables are created at startup. */
+	public enum InitializeSchema {
+
+		/** Only in an embedded database. */
+		EMBEDDED,
+
+		/** Always: every statement of the schema script is safe to run again. */
+		ALWAYS,
+
+		/** Never: the tables are created by the application's own migrations. */
+		NEVER
+
+	}
+
 	/** Redlock: one lock across several independent Redis servers, with {@code locksmith.store=redlock}. */
 	public static class Redlock {
 
@@ -365,7 +428,10 @@ public class LocksmithProperties {
 		REDLOCK,
 
 		/** This JVM's memory: no mutual exclusion between processes, so for tests only. */
-		IN_MEMORY
+		IN_MEMORY,
+
+		/** The application's PostgreSQL DataSource. */
+		JDBC
 
 	}
 

@@ -1,5 +1,6 @@
 package dev.locksmith.autoconfigure;
 
+import java.lang.annotation.Annotation;
 import java.util.Collection;
 import java.util.stream.Collectors;
 
@@ -47,24 +48,44 @@ final class NoLockStoreException extends IllegalStateException {
 					+ "class path (the in-memory store is for single-JVM tests only)." + UNGUARDED,
 					"Add dev.locksmith:locksmith-test as a test-scoped dependency and select the in-memory store in "
 					+ "test configuration only; in production, use locksmith.store=redis or redlock.", null);
+			case JDBC -> new NoLockStoreException(description + "it needs dev.locksmith:locksmith-jdbc and "
+					+ "spring-boot-jdbc on the class path and a DataSource bean." + UNGUARDED,
+					"Add dev.locksmith:locksmith-jdbc and spring-boot-starter-jdbc with the PostgreSQL driver and "
+					+ "configure spring.datasource.*, select another store with " + LockStoreCondition.PROPERTY
+					+ ", or " + OWN_SERVICE + ".", null);
 		};
 	}
 
-	/** The Redis store found several connection factories and none was chosen for locks. */
-	static NoLockStoreException forUnchosenConnectionFactories(Collection<String> beanNames) {
-		return new NoLockStoreException("Locksmith needs one RedisConnectionFactory for its locks ("
-				+ LockStoreCondition.PROPERTY + "=redis), but the application has " + beanNames.size()
-				+ " and none is @Primary or @LockConnectionFactory: " + quoted(beanNames) + "." + UNGUARDED,
-				"Mark the connection factory that locks should use with @" + LockConnectionFactory.class.getName()
+	/** The store found several beans of {@code type} to lock on and none was chosen for locks. */
+	static NoLockStoreException forUnchosenBeans(Class<?> type, Class<? extends Annotation> qualifier, String store,
+			Collection<String> beanNames) {
+		return new NoLockStoreException("Locksmith needs one " + type.getSimpleName() + " for its locks ("
+				+ LockStoreCondition.PROPERTY + "=" + store + "), but the application has " + beanNames.size()
+				+ " and none is @Primary or @" + qualifier.getSimpleName() + ": " + quoted(beanNames) + "." + UNGUARDED,
+				"Mark the " + describe(type) + " that locks should use with @" + qualifier.getName()
 						+ " (on its @Bean method) or with @Primary, or " + OWN_SERVICE + ".", null);
 	}
 
-	/** Several connection factories carry the qualifier. */
-	static NoLockStoreException forSeveralChosenConnectionFactories(Collection<String> beanNames) {
-		return new NoLockStoreException("Locksmith needs one RedisConnectionFactory for its locks ("
-				+ LockStoreCondition.PROPERTY + "=redis), but " + beanNames.size()
-				+ " are marked @LockConnectionFactory: " + quoted(beanNames) + "." + UNGUARDED,
-				"Keep @" + LockConnectionFactory.class.getName() + " on one connection factory only.", null);
+	/** Several beans of {@code type} carry the store's qualifier. */
+	static NoLockStoreException forSeveralChosenBeans(Class<?> type, Class<? extends Annotation> qualifier,
+			String store, Collection<String> beanNames) {
+		return new NoLockStoreException("Locksmith needs one " + type.getSimpleName() + " for its locks ("
+				+ LockStoreCondition.PROPERTY + "=" + store + "), but " + beanNames.size() + " are marked @"
+				+ qualifier.getSimpleName() + ": " + quoted(beanNames) + "." + UNGUARDED,
+				"Keep @" + qualifier.getName() + " on one " + describe(type) + " only.", null);
+	}
+
+	/** The JDBC store's tables are missing and Locksmith was not asked to create them. */
+	static NoLockStoreException forMissingTables(IllegalStateException ex) {
+		return new NoLockStoreException("The PostgreSQL lock store cannot start: " + ex.getMessage() + "." + UNGUARDED,
+				"Run dev/locksmith/jdbc/schema-postgresql.sql from locksmith-jdbc (with your table prefix), or set "
+						+ "locksmith.jdbc.initialize-schema=always to let Locksmith create the tables at startup.", ex);
+	}
+
+	/** "connection factory" for RedisConnectionFactory, "data source" for DataSource. */
+	private static String describe(Class<?> type) {
+		String name = type.getSimpleName().replaceFirst("^Redis", "");
+		return name.replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase();
 	}
 
 	/** The Redlock servers are misconfigured. */

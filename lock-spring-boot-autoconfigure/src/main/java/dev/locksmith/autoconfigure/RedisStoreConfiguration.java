@@ -37,21 +37,22 @@ import dev.locksmith.redis.RedisLockStore;
 @ConditionalOnBean(RedisConnectionFactory.class)
 class RedisStoreConfiguration {
 
-	private final LockConnectionFactoryChoice connectionFactory;
+	private final LockBeanChoice<RedisConnectionFactory> connectionFactory;
 
 	RedisStoreConfiguration(@LockConnectionFactory ObjectProvider<RedisConnectionFactory> marked,
 			ObjectProvider<RedisConnectionFactory> connectionFactories, ListableBeanFactory beanFactory) {
-		this.connectionFactory = new LockConnectionFactoryChoice(marked, connectionFactories, beanFactory);
+		this.connectionFactory = LockBeanChoice.of(RedisConnectionFactory.class, LockConnectionFactory.class, "redis",
+				marked, connectionFactories, beanFactory);
 	}
 
 	/** The store, which the context starts and closes with the parts it made; one the application defines wins. */
 	@Bean
 	@ConditionalOnMissingBean(LockStore.class)
 	RedisLockStore redisLockStore(LocksmithProperties properties) {
-		RedisLockStore.Builder store = RedisLockStore.builder(this.connectionFactory.connectionFactory());
+		RedisLockStore.Builder store = RedisLockStore.builder(this.connectionFactory.bean());
 		EngineProperty.apply("locksmith.key-prefix", properties.getKeyPrefix(),
 				() -> store.keyPrefix(properties.getKeyPrefix()));
-		return store.claimLease(claimLease(properties.getWait()))
+		return store.claimLease(ClaimLeases.of(properties.getWait()))
 			.shardedPubSub(properties.getRedis().isShardedPubSub())
 			.build();
 	}
@@ -59,17 +60,7 @@ class RedisStoreConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	FencedValues fencedValues() {
-		return new RedisFencedValues(this.connectionFactory.connectionFactory());
-	}
-
-	/**
-	 * A waiter handed a lock whose notification was lost (or that polls) learns of it only when it
-	 * re-checks: it gets two re-checks' time, so its claim never lapses before it looks.
-	 */
-	private static Duration claimLease(LocksmithProperties.Wait wait) {
-		Duration twoRechecks = wait.getRecheckInterval().multipliedBy(2);
-		return EngineProperty.apply("locksmith.wait.claim-lease", wait.getClaimLease(),
-				() -> (wait.getClaimLease().compareTo(twoRechecks) < 0) ? twoRechecks : wait.getClaimLease());
+		return new RedisFencedValues(this.connectionFactory.bean());
 	}
 
 	/** Refresh for Spring Boot's Lettuce connection factory; one the application built keeps its own options. */

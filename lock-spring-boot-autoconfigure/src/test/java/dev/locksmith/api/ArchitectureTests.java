@@ -62,6 +62,12 @@ class ArchitectureTests {
 			.dependOnClassesThat()
 			.resideOutsideOfPackages("java..", "dev.locksmith.core..", "dev.locksmith.annotation..",
 					"dev.locksmith.test.inmemory..", "org.jspecify.annotations.."));
+		check(noClasses().that()
+			.resideInAPackage("dev.locksmith.jdbc..")
+			.should()
+			.dependOnClassesThat()
+			.resideOutsideOfPackages("java..", "javax.sql..", "dev.locksmith.core..", "dev.locksmith.jdbc..",
+					"org.postgresql..", "org.jspecify.annotations.."));
 	}
 
 	/** The aspect runs on Spring Framework and the engine: no store, no Spring Boot, no Actuator. */
@@ -121,7 +127,7 @@ class ArchitectureTests {
 	@Test
 	void storesUseNoInternalsOfTheEngine() {
 		check(noClasses().that()
-			.resideInAnyPackage("dev.locksmith.redis..", "dev.locksmith.test.inmemory..")
+			.resideInAnyPackage("dev.locksmith.redis..", "dev.locksmith.test.inmemory..", "dev.locksmith.jdbc..")
 			.should()
 			.dependOnClassesThat()
 			.resideInAPackage(INTERNAL));

@@ -17,6 +17,7 @@ import dev.locksmith.actuate.LocksEndpoint;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.aop.LockDeclarationException;
 import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
+import dev.locksmith.jdbc.JdbcLockStore;
 import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.test.inmemory.InMemoryLockBackend;
 
@@ -30,6 +31,7 @@ final class MainClasses {
 	/** One class of each module, by module. */
 	private static final Map<String, Class<?>> MODULES = Map.of("locksmith-core", DistributedLock.class,
 			"locksmith-redis", RedisLockStore.class, "locksmith-inmemory", InMemoryLockBackend.class,
+			"locksmith-jdbc", JdbcLockStore.class,
 			"locksmith-spring", LockDeclarationException.class, "locksmith-actuator", LocksEndpoint.class,
 			"lock-spring-boot-autoconfigure", LocksmithAutoConfiguration.class);
 

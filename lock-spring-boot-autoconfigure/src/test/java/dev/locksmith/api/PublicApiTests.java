@@ -52,6 +52,8 @@ class PublicApiTests {
 			// for applications that wire Locksmith without auto-configuration: one entry type per store
 			"locksmith-redis", List.of("dev.locksmith.redis.RedisLockStore", "dev.locksmith.redis.RedlockLockStore",
 					"dev.locksmith.redis.RedisFencedValues"),
+			"locksmith-jdbc", List.of("dev.locksmith.jdbc.JdbcLockStore", "dev.locksmith.jdbc.JdbcLockSchema",
+					"dev.locksmith.jdbc.JdbcFencedValues"),
 			"locksmith-inmemory", List.of("dev.locksmith.test.inmemory.InMemoryLockBackend",
 					"dev.locksmith.test.inmemory.InMemoryFencedValues"),
 			// beans an application may replace (@ConditionalOnMissingBean) or order, and the startup failure
@@ -65,6 +67,8 @@ class PublicApiTests {
 					"dev.locksmith.autoconfigure.LocksmithProperties",
 					// the qualifier that picks the Redis connection factory for locks, as @FlywayDataSource does
 					"dev.locksmith.autoconfigure.LockConnectionFactory",
+					// and the one that picks the DataSource of the PostgreSQL store
+					"dev.locksmith.autoconfigure.LockDataSource",
 					"dev.locksmith.autoconfigure.endpoint.LocksEndpointAutoConfiguration",
 					"dev.locksmith.autoconfigure.endpoint.LocksEndpointProperties",
 					"dev.locksmith.autoconfigure.health.LocksHealthContributorAutoConfiguration",

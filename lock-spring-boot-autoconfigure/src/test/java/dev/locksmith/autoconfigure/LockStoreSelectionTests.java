@@ -63,7 +63,7 @@ class LockStoreSelectionTests {
 			.singleElement()
 			.satisfies((hint) -> assertThat(hint.get("values").values())
 				.extracting((value) -> value.get("value").asString())
-				.containsExactly("redis", "redlock", "in-memory"));
+				.containsExactly("redis", "redlock", "in-memory", "jdbc"));
 	}
 
 	@Test
