@@ -25,7 +25,7 @@ public class CheckCentralBundle {
 
 	static final String GROUP = "dev/locksmith/";
 	static final String PARENT = "locksmith-parent";
-	static final List<String> PUBLISHED = List.of("locksmith-core", "locksmith-redis", "locksmith-inmemory",
+	static final List<String> PUBLISHED = List.of("locksmith-core", "locksmith-redis", "locksmith-inmemory", "locksmith-jdbc",
 			"locksmith-spring", "locksmith-actuator", "lock-spring-boot-autoconfigure", "lock-spring-boot-starter",
 			"locksmith-test", "locksmith-embedded-redis", "locksmith-adapters");
 	static final List<String> NOT_PUBLISHED = List.of("sample-app", "locksmith-benchmarks");
