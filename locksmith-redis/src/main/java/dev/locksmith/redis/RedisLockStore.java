@@ -32,6 +32,8 @@ public final class RedisLockStore extends PartsLockStore {
 
 	private final boolean shardedPubSub;
 
+	private final int cohortPasses;
+
 	private @Nullable RedisLockBackend backend;
 
 	private @Nullable RedisLockAdministration administration;
@@ -43,6 +45,7 @@ public final class RedisLockStore extends PartsLockStore {
 		this.keys = builder.keys;
 		this.claimLease = builder.claimLease;
 		this.shardedPubSub = builder.shardedPubSub;
+		this.cohortPasses = builder.cohortPasses;
 	}
 
 	/** Starts a builder for a store on {@code connectionFactory}, which the application starts and stops. */
@@ -55,7 +58,7 @@ public final class RedisLockStore extends PartsLockStore {
 	synchronized LockStore locks() {
 		if (this.backend == null) {
 			RedisLockBackend made = new RedisLockBackend(this.connectionFactory, this.keys, this.claimLease,
-					this.shardedPubSub);
+					this.shardedPubSub, this.cohortPasses);
 			this.backend = this.parts.add(made, new Part(made::warmUp, Part.NOTHING, made::close));
 		}
 		return this.backend;
@@ -118,6 +121,8 @@ public final class RedisLockStore extends PartsLockStore {
 
 		private boolean shardedPubSub;
 
+		private int cohortPasses = RedisLockBackend.DEFAULT_COHORT_PASSES;
+
 		private Builder(RedisConnectionFactory connectionFactory) {
 			this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		}
@@ -154,6 +159,21 @@ public final class RedisLockStore extends PartsLockStore {
 		 */
 		public Builder shardedPubSub(boolean shardedPubSub) {
 			this.shardedPubSub = shardedPubSub;
+			return this;
+		}
+
+		/**
+		 * How many times in a row a release may hand a lock to a waiter of its own process (the same
+		 * instance id) queued behind the first waiter of another process; then the first waiter has it. Each
+		 * pass is a grant with its own fencing token and claim lease, and skips the cross-process wake-up.
+		 * 0 hands every lock in arrival order; default 4.
+		 * @throws IllegalArgumentException when negative
+		 */
+		public Builder cohortPasses(int cohortPasses) {
+			if (cohortPasses < 0) {
+				throw new IllegalArgumentException("cohortPasses must not be negative, was " + cohortPasses);
+			}
+			this.cohortPasses = cohortPasses;
 			return this;
 		}
 
