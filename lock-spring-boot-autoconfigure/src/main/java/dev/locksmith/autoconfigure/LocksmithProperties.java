@@ -190,7 +190,7 @@ public class LocksmithProperties {
 		 * behind the first waiter of another process, before the first waiter has it (Redis store).
 		 * 0 hands every lock in arrival order.
 		 */
-		private int cohortPasses = 4;
+		private int cohortPasses = 2;
 
 		public WaitStrategy getStrategy() {
 			return this.strategy;

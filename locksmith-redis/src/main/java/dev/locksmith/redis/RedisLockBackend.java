@@ -41,7 +41,7 @@ final class RedisLockBackend implements LockStore {
 	 * How many times in a row a release hands a lock to a waiter of its own process ahead of the first
 	 * waiter of another, unless configured otherwise.
 	 */
-	static final int DEFAULT_COHORT_PASSES = 4;
+	static final int DEFAULT_COHORT_PASSES = 2;
 
 	/** For a release whose caller has no waiters to tell of the hand-overs it makes. */
 	private static final Listener NO_LISTENER = (key, ownerToken, claimLease, fencingToken) -> {

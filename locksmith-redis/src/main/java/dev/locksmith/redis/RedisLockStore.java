@@ -166,7 +166,7 @@ public final class RedisLockStore extends PartsLockStore {
 		 * How many times in a row a release may hand a lock to a waiter of its own process (the same
 		 * instance id) queued behind the first waiter of another process; then the first waiter has it. Each
 		 * pass is a grant with its own fencing token and claim lease, and skips the cross-process wake-up.
-		 * 0 hands every lock in arrival order; default 4.
+		 * 0 hands every lock in arrival order; default 2.
 		 * @throws IllegalArgumentException when negative
 		 */
 		public Builder cohortPasses(int cohortPasses) {
