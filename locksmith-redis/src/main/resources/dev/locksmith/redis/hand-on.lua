@@ -166,12 +166,13 @@ local function instanceOf(entry)
 end
 
 -- The cohort of a release by owner, who may pass the lock to its own process up to bound times in a row;
--- nil for a bound of 0, which keeps arrival order.
+-- nil for a bound of 0, which keeps arrival order, and for a token that names no instance.
 local function cohortOf(owner, bound)
-  if bound <= 0 then
+  local instance = instanceOf(owner)
+  if bound <= 0 or not instance then
     return nil
   end
-  return {owner = owner, instance = instanceOf(owner), bound = bound}
+  return {owner = owner, instance = instance, bound = bound}
 end
 
 -- The waiter of the releasing process that the release hands the lock to ahead of the first waiter, the
