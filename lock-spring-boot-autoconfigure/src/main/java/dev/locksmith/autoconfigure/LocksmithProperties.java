@@ -192,6 +192,13 @@ public class LocksmithProperties {
 		 */
 		private Duration claimLease = Duration.ofSeconds(2);
 
+		/**
+		 * How many times in a row a release may hand a lock to a waiter of its own process queued
+		 * behind the first waiter of another process, before the first waiter has it (Redis store).
+		 * 0 hands every lock in arrival order.
+		 */
+		private int cohortPasses = 2;
+
 		public WaitStrategy getStrategy() {
 			return this.strategy;
 		}
@@ -214,6 +221,14 @@ public class LocksmithProperties {
 
 		public void setClaimLease(Duration claimLease) {
 			this.claimLease = claimLease;
+		}
+
+		public int getCohortPasses() {
+			return this.cohortPasses;
+		}
+
+		public void setCohortPasses(int cohortPasses) {
+			this.cohortPasses = cohortPasses;
 		}
 
 	}

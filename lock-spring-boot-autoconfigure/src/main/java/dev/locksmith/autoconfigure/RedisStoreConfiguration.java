@@ -52,6 +52,8 @@ class RedisStoreConfiguration {
 		RedisLockStore.Builder store = RedisLockStore.builder(this.connectionFactory.bean());
 		EngineProperty.apply("locksmith.key-prefix", properties.getKeyPrefix(),
 				() -> store.keyPrefix(properties.getKeyPrefix()));
+		int cohortPasses = properties.getWait().getCohortPasses();
+		EngineProperty.apply("locksmith.wait.cohort-passes", cohortPasses, () -> store.cohortPasses(cohortPasses));
 		return store.claimLease(ClaimLeases.of(properties.getWait()))
 			.shardedPubSub(properties.getRedis().isShardedPubSub())
 			.build();

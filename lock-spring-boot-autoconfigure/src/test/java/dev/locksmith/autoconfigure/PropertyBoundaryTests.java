@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -12,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -33,12 +37,13 @@ import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisServerExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
  * Every {@code locksmith.*} duration at its limits (0, 1ms, negative, the longest the engine counts, one
- * day past it, past what a Duration holds, malformed, empty): the startup fails naming the property, or
- * the application starts and its locks still exclude a second owner.
+ * day past it, past what a Duration holds, malformed, empty), the key prefix and the cohort bound: the
+ * startup fails naming the property, or the application starts and its locks still exclude a second owner.
  */
 class PropertyBoundaryTests {
 
@@ -68,6 +73,8 @@ class PropertyBoundaryTests {
 			redis.max-reconnect-delay   | maxReconnectDelay must be at least 1ms | starts  | maxReconnectDelay must be at least 1ms | starts | over   | unbound | unbound | starts
 			redlock.node-timeout        | nodeTimeout must be at least 1ms       | starts* | nodeTimeout must be at least 1ms       | starts | over   | unbound | unbound | starts
 			""";
+
+	private static final LockOptions WAIT = LockOptions.ofTtl(Duration.ofSeconds(30)).withWaitTime(Duration.ofMinutes(1));
 
 	/** The property whose rows run on the Redlock store, on {@link #redis} and two more servers. */
 	private static final String REDLOCK_ROW = "redlock.node-timeout";
@@ -188,6 +195,46 @@ class PropertyBoundaryTests {
 				arguments("{}", "must not contain '{' or '}'"), arguments("a{b}:", "must not contain '{' or '}'"));
 	}
 
+	/**
+	 * The cohort bound reaches the store: with 0 the other process's waiter, first in the queue, is served
+	 * first; with 1 or more the application's own waiter behind it is; a negative bound or a word stops the
+	 * startup naming the property.
+	 */
+	@ParameterizedTest(name = "locksmith.wait.cohort-passes={0}: {1}")
+	@CsvSource({ "0, remote", "1, local", "2147483647, local", "-1, cohortPasses must not be negative",
+			"many, unbound" })
+	void theCohortBoundPassesTheLockToTheApplicationsOwnWaiterOrStopsTheStartupNamingIt(String value, String outcome) {
+		String name = "locksmith.wait.cohort-passes";
+		runner().withPropertyValues(name + "=" + value, "locksmith.instance-id=app").run((context) -> {
+			if (!List.of("remote", "local").contains(outcome)) {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).hasStackTraceContaining(name)
+					.hasStackTraceContaining(reason(name, outcome));
+				return;
+			}
+			LockService locks = context.getBean(LockService.class);
+			List<String> served = new CopyOnWriteArrayList<>();
+			try (SecondOwner remote = new SecondOwner("lock:")) {
+				LockHandle held = locks.acquire("hot", WAIT);
+				CompletableFuture<Void> remoteWaiter = CompletableFuture
+					.runAsync(() -> remote.acquireAndRecord("hot", served, "remote"));
+				await().until(() -> redis.command("LLEN", "lock:queue:{hot}").equals("1"));
+				CompletableFuture<Void> localWaiter = CompletableFuture.runAsync(() -> {
+					try (LockHandle handle = locks.acquire("hot", WAIT)) {
+						served.add("local");
+					}
+					catch (InterruptedException ex) {
+						throw new IllegalStateException(ex);
+					}
+				});
+				await().until(() -> redis.command("LLEN", "lock:queue:{hot}").equals("2"));
+				held.close();
+				CompletableFuture.allOf(remoteWaiter, localWaiter).get(1, TimeUnit.MINUTES);
+				assertThat(served).as("served first").first().isEqualTo(outcome);
+			}
+		});
+	}
+
 	/** A lock cycle with the configured defaults, then a held lock that a second owner cannot take. */
 	private static void locksExclusively(LockService locks, String key) throws InterruptedException {
 		try (LockHandle defaults = locks.acquire(key, locks.options())) {
@@ -212,6 +259,16 @@ class PropertyBoundaryTests {
 		SecondOwner(String prefix) {
 			this.locks = DefaultLockService.builder(RedisLockStore.builder(this.connections).keyPrefix(prefix).build())
 				.build();
+		}
+
+		/** Waits for the lock of {@code key} and adds {@code name} to {@code served} while holding it. */
+		void acquireAndRecord(String key, List<String> served, String name) {
+			try (LockHandle handle = this.locks.acquire(key, WAIT)) {
+				served.add(name);
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
 		}
 
 		Optional<LockHandle> tryAcquire(String key) throws InterruptedException {

@@ -22,7 +22,10 @@ import dev.locksmith.testing.WorkerJvm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Waiters of one key in several processes are served in arrival order, and a dead one costs one claim lease. */
+/**
+ * Waiters of one key in several processes are served in arrival order, but for the cohort passes to a
+ * waiter of the releasing process, and a dead one costs one claim lease.
+ */
 @Tag("slow")
 class FairHandOverProcessTests {
 
@@ -68,10 +71,36 @@ class FairHandOverProcessTests {
 	}
 
 	@Test
+	void aWaiterOfTheReleasingProcessIsPassedTheLockAheadOfOtherProcessesWithinTheCohortBound() throws Exception {
+		DefaultLockService holding = service(Duration.ofSeconds(1));
+		LockHandle holder = holding.tryAcquire("report", HOLD).orElseThrow();
+		for (String name : List.of("first", "second")) {
+			startWaiter("report", name);
+		}
+		CompletableFuture<Void> local = CompletableFuture.runAsync(() -> {
+			try (LockHandle handle = acquireWithin(holding, "report", Duration.ofMinutes(2)).orElseThrow()) {
+				this.redis.command("RPUSH", QueuedWaiterWorker.GRANTS, "local");
+			}
+		});
+		await().atMost(Duration.ofMinutes(1)).until(() -> queueLength("report") == 3);
+
+		holder.close();
+
+		local.get(2, TimeUnit.MINUTES);
+		for (Process worker : this.workers) {
+			assertThat(worker.waitFor(2, TimeUnit.MINUTES)).isTrue();
+			assertThat(worker.exitValue()).isZero();
+		}
+		assertThat(this.redis.command("LRANGE", QueuedWaiterWorker.GRANTS, "0", "-1"))
+			.as("the holder's own waiter first, one pass within the default bound, then arrival order")
+			.isEqualTo("local\nfirst\nsecond");
+	}
+
+	@Test
 	void aQueuedWaiterThatWasKilledDelaysTheNextOneByAtMostTheClaimLease() throws Exception {
 		LockHandle holder = service(Duration.ofSeconds(1)).tryAcquire("report", HOLD).orElseThrow();
 		Process doomed = startWaiter("report", "killed");
-		DefaultLockService patient = service(Duration.ofMinutes(10));
+		DefaultLockService patient = service(Duration.ofMinutes(10), "patient");
 		CompletableFuture<Optional<LockHandle>> next = new CompletableFuture<>();
 		Thread waiting = new Thread(() -> next.complete(acquireWithin(patient, "report", Duration.ofMinutes(1))));
 		waiting.start();
@@ -115,11 +144,17 @@ class FairHandOverProcessTests {
 	}
 
 	private DefaultLockService service(Duration recheckInterval) {
+		return service(recheckInterval, "holder");
+	}
+
+	/** A service standing for a process of its own, {@code instanceId}. */
+	private DefaultLockService service(Duration recheckInterval, String instanceId) {
 		LettuceConnectionFactory connections = this.redis.connectionFactory();
 		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connections, KEYS);
 		RedisLockBackend backend = new RedisLockBackend(connections, KEYS, recheckInterval.multipliedBy(2));
 		DefaultLockService service = DefaultLockService.builder(NotifyingStore.of(backend, notifications))
 			.recheckInterval(recheckInterval)
+			.instanceId(instanceId)
 			.build();
 		this.resources.add(0, connections::destroy);
 		this.resources.add(0, notifications::destroy);

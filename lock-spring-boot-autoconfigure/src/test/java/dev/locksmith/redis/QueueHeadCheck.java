@@ -14,7 +14,9 @@ import java.util.function.Predicate;
  * Fairness of the wait queue, from the store's own queues: a waiter that stands first in a key's queue
  * (the first one not parked and not expired) waits only for the owners that held the key when it got
  * there and the parked waiters ahead of it. Nobody else takes the key past it (readers never barge past
- * a queued writer), and it is granted the key within a bound once those have left. Waiters for several
+ * a queued writer) but a waiter of the same process as one of those, at most the cohort bound of times
+ * (the cohort hand-over, counted among the owners it waits for), and it is granted the key within a bound
+ * once those have left. Waiters for several
  * keys, whose places are passed over while they are parked, are left to the liveness invariant: they are
  * told apart by their client, not by the queues they stand in, because on a cluster one that was refused
  * in one slot stands in that slot's queue only, and may be parked there for a moment between two
@@ -26,11 +28,15 @@ final class QueueHeadCheck {
 
 	private final Predicate<String> waitsForSeveralKeys;
 
+	private final int cohortPasses;
+
 	private final Map<String, Head> heads = new HashMap<>();
 
-	QueueHeadCheck(Duration bound, Predicate<String> waitsForSeveralKeys) {
+	/** @param cohortPasses how many times in a row a release may pass a key to its own process past the head */
+	QueueHeadCheck(Duration bound, Predicate<String> waitsForSeveralKeys, int cohortPasses) {
 		this.boundNanos = bound.toNanos();
 		this.waitsForSeveralKeys = waitsForSeveralKeys;
+		this.cohortPasses = cohortPasses;
 	}
 
 	/** Checks the head of each of {@code keys} in {@code snapshot}, taken at {@code nowNanos}. */
@@ -54,6 +60,11 @@ final class QueueHeadCheck {
 					: new Head(waiter, nowNanos, holders));
 			queue.subList(0, first).forEach((ahead) -> head.blockers.add(ahead.ownerToken()));
 			List<String> past = holders.stream().filter((holder) -> !head.blockers.contains(holder)).toList();
+			if (past.size() == 1 && isCohortPass(head, past.get(0))) {
+				head.passes++;
+				head.blockers.add(past.get(0));
+				past = List.of();
+			}
 			if (!past.isEmpty() && !head.reported) {
 				head.reported = true;
 				violation.accept("fairness", past + " took '" + key + "' past " + waiter + ", which has stood first "
@@ -77,7 +88,18 @@ final class QueueHeadCheck {
 		}
 	}
 
-	/** The waiter first in one key's queue, and the owners it waits for. */
+	/** Whether {@code taker} may have the key past the head: a pass within the bound to a blocker's process. */
+	private boolean isCohortPass(Head head, String taker) {
+		return head.passes < this.cohortPasses
+				&& head.blockers.stream().anyMatch((blocker) -> instanceOf(blocker).equals(instanceOf(taker)));
+	}
+
+	/** The instance id an exclusive owner token starts with; a share's entry, which never matches one, whole. */
+	private static String instanceOf(String ownerToken) {
+		return ownerToken.startsWith("@") ? ownerToken : ownerToken.substring(0, Math.max(0, ownerToken.lastIndexOf(':')));
+	}
+
+	/** The waiter first in one key's queue, the owners it waits for, and the cohort passes made past it. */
 	private static final class Head {
 
 		final String waiter;
@@ -87,6 +109,8 @@ final class QueueHeadCheck {
 		final Set<String> blockers;
 
 		long freeSince;
+
+		int passes;
 
 		boolean reported;
 

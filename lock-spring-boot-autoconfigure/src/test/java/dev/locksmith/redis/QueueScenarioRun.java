@@ -42,8 +42,10 @@ import static org.awaitility.Awaitility.await;
  * <li>a waiter that can use its keys now (every key free, and no earlier waiter that can use it now
  * needs it) is granted within {@link #LIVENESS_BOUND};</li>
  * <li>the first waiter of a queue granted within the same bound once the owners it found holding the
- * key, and the parked waiters ahead of it, have left: no reader barges past a queued writer
- * ({@link QueueHeadCheck});</li>
+ * key, and the parked waiters ahead of it, have left: no reader barges past a queued writer, and only
+ * the cohort hand-over passes it, at most its bound in a row, to a waiter of the engine of the owner
+ * releasing ({@link QueueHeadCheck}; the engines are two processes' of several clients each, with the
+ * default bound);</li>
  * <li>scripts per lock operation bounded on average, and in every one-second window;</li>
  * <li>fencing tokens strictly increasing per key, across grants one after the other, and each key's
  * token the one its own counter issued;</li>
@@ -98,7 +100,8 @@ final class QueueScenarioRun {
 
 	private final Map<Integer, Long> eligibleSince = new HashMap<>();
 
-	private final QueueHeadCheck heads = new QueueHeadCheck(LIVENESS_BOUND, this::waitsForSeveralKeys);
+	private final QueueHeadCheck heads = new QueueHeadCheck(LIVENESS_BOUND, this::waitsForSeveralKeys,
+			RedisLockBackend.DEFAULT_COHORT_PASSES);
 
 	private final List<long[]> scriptSamples = new ArrayList<>();
 

@@ -188,8 +188,8 @@ class RedisClusterShardedPubSubTests {
 		for (int i = 0; i < HAND_OVERS; i++) {
 			run(runner, LockScripts.ACQUIRE, arguments.acquire(keys, "a", LONG, LONG));
 			run(runner, LockScripts.ACQUIRE, arguments.acquire(keys, "b", LONG, LONG));
-			run(runner, LockScripts.RELEASE, arguments.giveBack(keys, "a"));
-			run(runner, LockScripts.RELEASE, arguments.giveBack(keys, "b"));
+			run(runner, LockScripts.RELEASE, arguments.release(keys, "a", 0));
+			run(runner, LockScripts.RELEASE, arguments.release(keys, "b", 0));
 		}
 		long expected = shardChannels ? 0 : 2L * HAND_OVERS;
 		await().atMost(PROMPTLY).until(() -> busPublishesReceived() - receivedBefore >= expected);

@@ -59,8 +59,17 @@ final class RedisFixture implements AfterEachCallback {
 
 	/** A builder whose releases give the next waiter {@code claimLease} to take the lock. */
 	DefaultLockService.Builder serviceBuilder(Duration claimLease) {
+		return serviceBuilder(claimLease, RedisLockBackend.DEFAULT_COHORT_PASSES);
+	}
+
+	/**
+	 * A builder whose releases give the next waiter {@code claimLease} to take the lock, and pass it up to
+	 * {@code cohortPasses} times in a row to a waiter of the same engine ahead of another engine's.
+	 */
+	DefaultLockService.Builder serviceBuilder(Duration claimLease, int cohortPasses) {
 		LettuceConnectionFactory connected = connect();
-		RedisLockBackend backend = closeWith(new RedisLockBackend(connected, KEYS, claimLease, this.shardedPubSub));
+		RedisLockBackend backend = closeWith(
+				new RedisLockBackend(connected, KEYS, claimLease, this.shardedPubSub, cohortPasses));
 		RedisReleaseNotifications notifications = RedisReleaseNotifications.started(connected, KEYS,
 				this.shardedPubSub);
 		closeWith(notifications::destroy);

@@ -23,6 +23,9 @@ final class RedisScenarioStore implements ScenarioStore {
 	/** What follows the owner token in a lock released before its minimum hold ended (extend.lua). */
 	private static final String RELEASED_MARK = "+released";
 
+	/** The field of a deadlines hash that counts the cohort passes (see {@code hand-on.lua}), not a waiter. */
+	private static final String COHORT_PASSES = "cohort-passes";
+
 	private static final String SNAPSHOT = """
 			local t = redis.call('TIME')
 			local out = {tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))}
@@ -190,7 +193,9 @@ final class RedisScenarioStore implements ScenarioStore {
 			String[] deadlines = this.values.getOrDefault(LockEngines.KEYS.deadlinesKey(key), "").split(",");
 			Map<String, Long> deadlineOf = new HashMap<>();
 			for (int i = 0; i + 1 < deadlines.length; i += 2) {
-				deadlineOf.put(deadlines[i], Long.parseLong(deadlines[i + 1]));
+				if (!deadlines[i].equals(COHORT_PASSES)) {
+					deadlineOf.put(deadlines[i], Long.parseLong(deadlines[i + 1]));
+				}
 			}
 			List<Queued> waiters = new ArrayList<>();
 			for (String owner : queue.isEmpty() ? new String[0] : queue.split(",")) {
@@ -217,7 +222,7 @@ final class RedisScenarioStore implements ScenarioStore {
 				if (entry.getKey().startsWith("lock:deadlines:")) {
 					String[] fields = entry.getValue().split(",");
 					for (int i = 0; i + 1 < fields.length; i += 2) {
-						if (Long.parseLong(fields[i + 1]) > clockMillis) {
+						if (!fields[i].equals(COHORT_PASSES) && Long.parseLong(fields[i + 1]) > clockMillis) {
 							live.add(entry.getKey() + " " + fields[i]);
 						}
 					}

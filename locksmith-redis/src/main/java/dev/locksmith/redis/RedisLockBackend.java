@@ -37,6 +37,12 @@ final class RedisLockBackend implements LockStore {
 	/** How long a waiter handed a lock has to take it, unless configured otherwise. */
 	static final Duration DEFAULT_CLAIM_LEASE = Duration.ofSeconds(2);
 
+	/**
+	 * How many times in a row a release hands a lock to a waiter of its own process ahead of the first
+	 * waiter of another, unless configured otherwise.
+	 */
+	static final int DEFAULT_COHORT_PASSES = 2;
+
 	/** For a release whose caller has no waiters to tell of the hand-overs it makes. */
 	private static final Listener NO_LISTENER = (key, ownerToken, claimLease, fencingToken) -> {
 	};
@@ -69,6 +75,8 @@ final class RedisLockBackend implements LockStore {
 
 	private final boolean shardedPubSubAsked;
 
+	private final int cohortPasses;
+
 	private @Nullable RedisLockAdministration administration;
 
 	RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys) {
@@ -86,6 +94,15 @@ final class RedisLockBackend implements LockStore {
 	/** A backend whose hand-overs are published on shard channels when {@code shardedPubSub} can apply. */
 	RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys, Duration claimLease,
 			boolean shardedPubSub) {
+		this(connectionFactory, keys, claimLease, shardedPubSub, DEFAULT_COHORT_PASSES);
+	}
+
+	/**
+	 * A backend whose releases hand a lock up to {@code cohortPasses} times in a row to a waiter of the
+	 * releasing process ahead of the first waiter of another (0: always to the first waiter).
+	 */
+	RedisLockBackend(RedisConnectionFactory connectionFactory, RedisLockKeys keys, Duration claimLease,
+			boolean shardedPubSub, int cohortPasses) {
 		this.runner = runnerFor(connectionFactory);
 		this.scripts = new ScriptCalls(this.runner, keys);
 		this.arguments = new ScriptArguments(keys, claimLease, shardedPubSub(connectionFactory, shardedPubSub));
@@ -97,6 +114,7 @@ final class RedisLockBackend implements LockStore {
 		this.claimLease = claimLease;
 		this.connectionFactory = connectionFactory;
 		this.shardedPubSubAsked = shardedPubSub;
+		this.cohortPasses = cohortPasses;
 	}
 
 	/**
@@ -160,7 +178,7 @@ final class RedisLockBackend implements LockStore {
 
 	private CompletableFuture<Integer> release(List<String> keys, String owner, Listener handOvers) {
 		return inEachSlot(keys, (group) -> this.scripts.call("release", group, LockScripts.RELEASE,
-				this.arguments.giveBack(group, owner), (answer) -> ScriptAnswers.released(answer, this.keys, handOvers)));
+				this.arguments.release(group, owner, this.cohortPasses), (answer) -> ScriptAnswers.released(answer, this.keys, handOvers)));
 	}
 
 	/** Gives back the locks of {@code keys} and parks the waiter in their queues for {@code queueFor}. */

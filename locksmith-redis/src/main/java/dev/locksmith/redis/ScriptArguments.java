@@ -50,6 +50,14 @@ final class ScriptArguments {
 	}
 
 	/**
+	 * {@code release.lua}: frees exclusive locks of one slot, handing each to the head of its queue, or up to
+	 * {@code cohortPasses} times in a row to a waiter of the owner's own process further back.
+	 */
+	Call release(List<String> keys, String ownerToken, int cohortPasses) {
+		return giveBack(keys, ownerToken, Integer.toString(cohortPasses));
+	}
+
+	/**
 	 * {@code release.lua}, {@code release-share.lua} and {@code step-aside.lua}: free locks of one slot,
 	 * handing each to the head of its queue; {@code options} come between the counters' lifetime and the
 	 * channels.

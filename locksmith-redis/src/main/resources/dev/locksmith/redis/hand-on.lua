@@ -148,17 +148,68 @@ local function grantShares(fence, queue, deadlines, holders, channel, claimLease
   return waiting, count
 end
 
+-- Cohort hand-over (lock cohorting, Dice, Marathe and Shavit, PPoPP 2012): a release may hand the lock to
+-- a waiter of the releasing owner's own process (the instance id its token starts with) further back in
+-- the queue, ahead of the first waiter, at most a bound of times in a row; then the first waiter has it.
+-- Each such pass is a hand-over like any other, with its own claim lease and fencing token. The lock's
+-- deadlines hash keeps the count in its field PASSES (no owner token, which always holds ':') as
+-- '<passes> <owner token>': how many passes in a row went ahead of the first waiter, and to whom the last
+-- went. It counts only for a release by that owner, so a count left over from an earlier run starts afresh.
+local PASSES = 'cohort-passes'
+
+-- How far behind the first waiter a release looks for a waiter of its own process.
+local COHORT_SCAN = 32
+
+-- The instance id that an owner token '<instance>:<hex>[;<name>]' starts with (its name has no ':').
+local function instanceOf(entry)
+  return string.match(entry, '^(.*):')
+end
+
+-- The cohort of a release by owner, who may pass the lock to its own process up to bound times in a row;
+-- nil for a bound of 0, which keeps arrival order, and for a token that names no instance.
+local function cohortOf(owner, bound)
+  local instance = instanceOf(owner)
+  if bound <= 0 or not instance then
+    return nil
+  end
+  return {owner = owner, instance = instance, bound = bound}
+end
+
+-- The waiter of the releasing process that the release hands the lock to ahead of the first waiter, the
+-- first live exclusive one within COHORT_SCAN places behind it, and the passes in a row that makes; nil when
+-- there is no cohort, the first waiter is of the releasing process, the passes reached the bound, or no
+-- waiter of the process waits close enough.
+local function cohortTaker(waiters, first, deadlines, cohort, nowMillis)
+  if not cohort or instanceOf(waiters[first]) == cohort.instance then
+    return nil
+  end
+  local count, last = string.match(redis.call('HGET', deadlines, PASSES) or '', '^(%d+) (.*)$')
+  local passes = (last == cohort.owner) and tonumber(count) + 1 or 1
+  if passes > cohort.bound then
+    return nil
+  end
+  for i = first + 1, math.min(#waiters, first + COHORT_SCAN) do
+    local waiter = waiters[i]
+    if not shareOf(waiter) and instanceOf(waiter) == cohort.instance
+        and tonumber(redis.call('HGET', deadlines, waiter) or '0') > nowMillis then
+      return waiter, passes
+    end
+  end
+  return nil
+end
+
 -- Finds who may take the free lock: the first live waiter that is not parked, or the caller (nil for
 -- a release) when it comes first. A waiter other than the caller is handed the lock and taken out of
--- the queue; when the first asks for a share, the waiters for it are granted together.
+-- the queue; when the first asks for a share, the waiters for it are granted together. A release's
+-- cohort (nil for none) may hand an exclusive lock to a waiter of its own process instead (cohortTaker).
 -- Returns that waiter's owner token, or the share, or nil when nobody but parked waiters waits.
-local function handOn(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, caller)
+local function handOn(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, caller, cohort)
   local waiters = redis.call('LRANGE', queue, 0, -1)
   if #waiters == 0 then
     return nil
   end
   local nowMillis, nowMicros = serverTime()
-  for _, waiter in ipairs(waiters) do
+  for index, waiter in ipairs(waiters) do
     local deadline = tonumber(redis.call('HGET', deadlines, waiter) or '0')
     local share = shareOf(waiter)
     if share and (waiter == caller or deadline > nowMillis) then
@@ -172,20 +223,29 @@ local function handOn(lock, fence, queue, deadlines, holders, channel, claimLeas
       redis.call('LREM', queue, 1, waiter)
       redis.call('HDEL', deadlines, waiter)
     elseif deadline > 0 then
-      redis.call('LREM', queue, 1, waiter)
-      redis.call('HDEL', deadlines, waiter)
-      redis.call('SET', lock, waiter, 'PX', claimLease)
-      announceHandOver(channel, claimLease, nextFence(fence, fenceLifetime, nowMicros), waiter)
-      return waiter
+      -- a pass ahead of the first waiter leaves it in the queue and the deadlines, so neither empties
+      local taker, passes = cohortTaker(waiters, index, deadlines, cohort, nowMillis)
+      taker = taker or waiter
+      redis.call('LREM', queue, 1, taker)
+      if passes then
+        redis.call('HSET', deadlines, PASSES, passes .. ' ' .. taker)
+        redis.call('HDEL', deadlines, taker)
+      else
+        redis.call('HDEL', deadlines, taker, PASSES)
+      end
+      redis.call('SET', lock, taker, 'PX', claimLease)
+      announceHandOver(channel, claimLease, nextFence(fence, fenceLifetime, nowMicros), taker)
+      return taker
     end
   end
   return nil
 end
 
 -- Frees a lock the script found set: hands it on, or deletes it when nobody but parked waiters waits.
--- Every script that frees an exclusive lock ends its work on the lock's keys with this.
-local function free(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime)
-  if not handOn(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime) then
+-- Every script that frees an exclusive lock ends its work on the lock's keys with this; a release passes
+-- its cohort (see cohortOf), the others nil.
+local function free(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, cohort)
+  if not handOn(lock, fence, queue, deadlines, holders, channel, claimLease, fenceLifetime, nil, cohort) then
     redis.call('DEL', lock)
   end
 end

@@ -40,10 +40,18 @@ final class WorkerProcess implements AutoCloseable {
 		reader.start();
 	}
 
-	/** Starts worker number {@code index}, running {@code mainClass} with {@code arguments}; its standard error goes to this JVM's. */
+	/**
+	 * Starts worker number {@code index}, running {@code mainClass} with {@code arguments} and this JVM's
+	 * {@code locksmith.*} system properties (which configure its Locksmith application); its standard error
+	 * goes to this JVM's.
+	 */
 	static WorkerProcess start(int index, Class<?> mainClass, List<String> arguments) {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-cp", System.getProperty("java.class.path"), mainClass.getName()));
+		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+		System.getProperties().stringPropertyNames().stream()
+			.filter((name) -> name.startsWith("locksmith."))
+			.sorted()
+			.forEach((name) -> command.add("-D" + name + "=" + System.getProperty(name)));
+		command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
 		command.addAll(arguments);
 		try {
 			Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
