@@ -47,7 +47,7 @@ class ClusterScenarioPropertyTests {
 		assertThat(keys.stream().map((key) -> cluster.nodeServing(LockEngines.KEYS.lockKey(key))).distinct())
 			.as("the scenario keys lie on every master")
 			.hasSize(cluster.nodes().size());
-		QueueInterleavingPropertyTests.runTries(
+		ScenarioTries.run(
 				RedisScenarioStore.sharded(cluster.nodes(), LockEngines.onConnections(cluster::connectionFactory)),
 				DEFAULT_TRIES, DEFAULT_BUDGET_SECONDS);
 	}
@@ -57,7 +57,7 @@ class ClusterScenarioPropertyTests {
 		assertThat(cluster.nodeServing(LockEngines.KEYS.lockKey(QueueScenario.key(0))).port())
 			.as("the two keys of the scenarios lie on two masters")
 			.isNotEqualTo(cluster.nodeServing(LockEngines.KEYS.lockKey(QueueScenario.key(1))).port());
-		QueueInterleavingPropertyTests.runTries(
+		ScenarioTries.run(
 				RedisScenarioStore.sharded(cluster.nodes(), LockEngines.onConnections(cluster::connectionFactory)),
 				QueueScenario::generateModes, ModesScenarioPropertyTests.DEFAULT_TRIES,
 				ModesScenarioPropertyTests.DEFAULT_BUDGET_SECONDS);

@@ -30,7 +30,7 @@ class ModesScenarioPropertyTests {
 
 	@Test
 	void readersWritersAndPermitHoldersKeepTheInvariantsInGeneratedInterleavings() throws Exception {
-		QueueInterleavingPropertyTests.runTries(ScenarioStore.oneServer(redisServer.server()),
+		ScenarioTries.run(ScenarioStore.oneServer(redisServer.server()),
 				QueueScenario::generateModes, DEFAULT_TRIES, DEFAULT_BUDGET_SECONDS);
 	}
 

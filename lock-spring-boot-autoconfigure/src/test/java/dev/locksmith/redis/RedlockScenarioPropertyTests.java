@@ -40,7 +40,7 @@ class RedlockScenarioPropertyTests {
 	@Test
 	void redlockKeepsTheInvariantsAndBoundsItsScriptsInGeneratedInterleavings() throws Exception {
 		List<String> urls = servers.stream().map((server) -> "redis://127.0.0.1:" + server.port()).toList();
-		QueueInterleavingPropertyTests.runTries(RedisScenarioStore.replicated(servers, () -> connect(urls)),
+		ScenarioTries.run(RedisScenarioStore.replicated(servers, () -> connect(urls)),
 				DEFAULT_TRIES, DEFAULT_BUDGET_SECONDS);
 	}
 

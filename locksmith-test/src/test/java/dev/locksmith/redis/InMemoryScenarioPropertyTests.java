@@ -4,8 +4,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The generated scenarios of {@link QueueInterleavingPropertyTests} on the in-memory store, every engine
- * sharing one {@code InMemoryLockBackend} as processes share one Redis (see {@link InMemoryScenarioStore}).
+ * The generated scenarios of {@code QueueInterleavingPropertyTests} ({@link ScenarioTries}) on the in-memory
+ * store, every engine sharing one {@code InMemoryLockBackend} as processes share one Redis (see
+ * {@link InMemoryScenarioStore}).
  * It checks the invariants that apply to a store that tells whether a key is held but not by whom: no
  * two handles of one key held while the store holds it, fencing tokens strictly increasing per key, a
  * waiter whose keys are all free and wanted by no earlier such waiter granted within the bound (a held
@@ -26,12 +27,12 @@ class InMemoryScenarioPropertyTests {
 
 	@Test
 	void theInMemoryStoreKeepsTheInvariantsAndBoundsItsCallsInGeneratedInterleavings() throws Exception {
-		QueueInterleavingPropertyTests.runTries(new InMemoryScenarioStore(), DEFAULT_TRIES, DEFAULT_BUDGET_SECONDS);
+		ScenarioTries.run(new InMemoryScenarioStore(), DEFAULT_TRIES, DEFAULT_BUDGET_SECONDS);
 	}
 
 	@Test
 	void readersWritersAndPermitHoldersKeepTheInvariantsOnTheInMemoryStore() throws Exception {
-		QueueInterleavingPropertyTests.runTries(new InMemoryScenarioStore(), QueueScenario::generateModes,
+		ScenarioTries.run(new InMemoryScenarioStore(), QueueScenario::generateModes,
 				DEFAULT_TRIES, DEFAULT_BUDGET_SECONDS);
 	}
 

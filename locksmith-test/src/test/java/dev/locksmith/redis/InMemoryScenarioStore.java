@@ -12,12 +12,11 @@ import java.util.stream.IntStream;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.locksmith.core.ForwardingStore;
 import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockOwner;
 import dev.locksmith.core.LockStore;
-import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.core.ReleaseNotifications.Listener;
-import dev.locksmith.core.StoreAdministration;
 import dev.locksmith.test.inmemory.InMemoryLockBackend;
 import dev.locksmith.test.inmemory.InMemoryStoreProbe;
 
@@ -135,55 +134,28 @@ final class InMemoryScenarioStore implements ScenarioStore {
 	}
 
 	/** The shared store, counting each acquire, release and lease extension an engine asks of it. */
-	private final class Counting implements LockStore {
-
-		private final LockStore store;
+	private final class Counting extends ForwardingStore {
 
 		Counting(LockStore store) {
-			this.store = store;
+			super(store);
 		}
 
 		@Override
 		public CompletableFuture<AcquireResult> tryAcquire(AcquireRequest request) {
 			InMemoryScenarioStore.this.calls.incrementAndGet();
-			return this.store.tryAcquire(request);
+			return super.tryAcquire(request);
 		}
 
 		@Override
 		public CompletableFuture<Integer> release(List<String> keys, LockOwner owner, Listener handOvers) {
 			InMemoryScenarioStore.this.calls.incrementAndGet();
-			return this.store.release(keys, owner, handOvers);
-		}
-
-		@Override
-		public StoreAdministration administration() {
-			return this.store.administration();
-		}
-
-		@Override
-		public ReleaseNotifications notifications() {
-			return this.store.notifications();
+			return super.release(keys, owner, handOvers);
 		}
 
 		@Override
 		public List<CompletableFuture<Boolean>> extend(List<LeaseExtension> leases) {
 			InMemoryScenarioStore.this.calls.addAndGet(leases.size());
-			return this.store.extend(leases);
-		}
-
-		@Override
-		public CompletableFuture<Boolean> isLocked(String key) {
-			return this.store.isLocked(key);
-		}
-
-		@Override
-		public boolean grantsShares() {
-			return this.store.grantsShares();
-		}
-
-		@Override
-		public Duration validity(Duration ttl) {
-			return this.store.validity(ttl);
+			return super.extend(leases);
 		}
 
 	}

@@ -7,8 +7,9 @@ import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.test.contract.LockStoreContractTests;
 
 /**
- * The lock contract on a Redis deployment, through the fixture of {@code lock-spring-boot-autoconfigure}'s
- * tests: every service gets connections, release notifications and a backend of its own.
+ * The lock contract on a Redis deployment, through the fixture that {@code lock-spring-boot-autoconfigure}'s
+ * tests use too ({@code locksmith-test-fixtures}): every service gets connections, release notifications and a
+ * backend of its own.
  */
 abstract class RedisDeploymentContractTests extends LockStoreContractTests {
 

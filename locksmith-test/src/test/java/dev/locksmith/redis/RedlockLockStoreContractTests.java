@@ -8,8 +8,8 @@ import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.test.contract.LockStoreContractTests;
 
 /**
- * The lock contract on Redlock over three real {@code redis-server} processes; its fixtures come from the
- * tests of {@code lock-spring-boot-autoconfigure}.
+ * The lock contract on Redlock over three real {@code redis-server} processes; its fixtures are those of
+ * {@code lock-spring-boot-autoconfigure}'s tests ({@code locksmith-test-fixtures}).
  */
 @Tag("slow")
 class RedlockLockStoreContractTests extends LockStoreContractTests {
