@@ -343,13 +343,15 @@ class RedisClusterMigrationTests {
 	@Test
 	void theOnlyPermitWaiterGivingUpInAMigratingSlotIsNotCutInHalf() throws Exception {
 		String key = "permit-left";
-		RedisLockBackend backend = held(key, "@permits=1/holder", "@permits=1/waiter");
+		RedisLockBackend backend = held(key, "@permits=2/holder");
+		assertThat(acquire(backend, key, "@permits=2/second", LONG).acquired()).isTrue();
+		assertThat(acquire(backend, key, "@permits=2/waiter", LONG).acquired()).isFalse();
 
 		assertThat(whileMigrating(key, allKeys(key),
-				() -> backend.release(List.of(key), TestOwners.owner("@permits=1/waiter")).get(10, TimeUnit.SECONDS)))
+				() -> backend.release(List.of(key), TestOwners.owner("@permits=2/waiter")).get(10, TimeUnit.SECONDS)))
 			.isZero();
-		assertThat(this.redis.opsForValue().get(KEYS.lockKey(key))).isEqualTo("@permits=1");
-		assertThat(holders(key)).containsExactly("@permits=1/holder");
+		assertThat(this.redis.opsForValue().get(KEYS.lockKey(key))).isEqualTo("@permits=2");
+		assertThat(holders(key)).containsExactlyInAnyOrder("@permits=2/holder", "@permits=2/second");
 		assertThat(queued(key)).isZero();
 	}
 
@@ -370,13 +372,15 @@ class RedisClusterMigrationTests {
 	@Test
 	void aForcedReleaseOfFullPermitsInAMigratingSlotHandsThemToTheWaiterWhole() throws Exception {
 		String key = "permits-forced";
-		held(key, "@permits=1/holder", "@permits=1/waiter");
+		RedisLockBackend backend = held(key, "@permits=2/holder");
+		assertThat(acquire(backend, key, "@permits=2/second", LONG).acquired()).isTrue();
+		assertThat(acquire(backend, key, "@permits=2/waiter", LONG).acquired()).isFalse();
 		LettuceConnectionFactory connections = cluster.connectionFactory();
 		this.resources.add(0, connections::destroy);
 		RedisLockAdministration administration = new RedisLockAdministration(connections, KEYS, CLAIM_LEASE, false);
 
 		assertThat(whileMigrating(key, allKeys(key), () -> administration.forceRelease(key).join())).isTrue();
-		assertThat(holders(key)).containsExactly("@permits=1/waiter");
+		assertThat(holders(key)).containsExactly("@permits=2/waiter");
 		assertThat(queued(key)).isZero();
 	}
 
