@@ -21,6 +21,9 @@ final class RedisOwners {
 
 	private static final String RELEASED = "+released";
 
+	/** The value of a lock that readers or permit holders share: {@code @read}, {@code @permits=4}. */
+	private static final Pattern SHARE = Pattern.compile("@(read|permits=\\d+)");
+
 	private RedisOwners() {
 	}
 
@@ -43,6 +46,11 @@ final class RedisOwners {
 	static String holderOf(String entry) {
 		String token = tokenOf(entry);
 		return token.endsWith(RELEASED) ? token.substring(0, token.length() - RELEASED.length()) : token;
+	}
+
+	/** Whether a lock's value is a share ({@code @read} or {@code @permits=<n>}) rather than one owner's token. */
+	static boolean isShare(String value) {
+		return SHARE.matcher(value).matches();
 	}
 
 	/** The share a lock valued {@code share} ({@code @read} or {@code @permits=<n>}) gives each holder. */
