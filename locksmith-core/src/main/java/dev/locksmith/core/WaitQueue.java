@@ -2,6 +2,8 @@ package dev.locksmith.core;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -24,6 +26,15 @@ public record WaitQueue(String key, List<StoredOwner> holders, long fencingToken
 	public WaitQueue {
 		holders = List.copyOf(holders);
 		waiters = List.copyOf(waiters);
+	}
+
+	/** The lock's name as its holders' or waiters' tokens carry it, or {@code null} for an unnamed lock. */
+	public @Nullable String name() {
+		return Stream.concat(this.holders.stream(), this.waiters.stream().map(Waiter::owner))
+			.map(StoredOwner::name)
+			.filter(Objects::nonNull)
+			.findFirst()
+			.orElse(null);
 	}
 
 	/**
