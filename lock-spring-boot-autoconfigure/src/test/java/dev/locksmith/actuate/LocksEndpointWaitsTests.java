@@ -9,7 +9,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
@@ -19,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -27,9 +30,14 @@ import org.springframework.context.event.EventListener;
 import dev.locksmith.actuate.LocksEndpoint.ClusterLock;
 import dev.locksmith.actuate.LocksEndpoint.ClusterLocks;
 import dev.locksmith.actuate.LocksEndpoint.Waiter;
+import dev.locksmith.core.ForwardingStore;
+import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
+import dev.locksmith.core.LockStore;
+import dev.locksmith.core.StoreAdministration;
+import dev.locksmith.core.WaitQueue;
 import dev.locksmith.test.inmemory.InMemoryLockBackend;
 
 import static dev.locksmith.actuate.ActuatorContexts.HOLD;
@@ -170,6 +178,58 @@ class LocksEndpointWaitsTests {
 				threads.awaitTermination(30, TimeUnit.SECONDS);
 			}
 		}));
+	}
+
+	@Test
+	void theHealthCheckNeverListsTheQueuesAndTheClusterViewListsThemOncePerLook() {
+		InMemoryLockBackend backend = new InMemoryLockBackend();
+		AtomicInteger listings = new AtomicInteger();
+		StoreAdministration administration = backend.administration();
+		StoreAdministration counting = new StoreAdministration() {
+
+			@Override
+			public String storeDescription() {
+				return administration.storeDescription();
+			}
+
+			@Override
+			public CompletableFuture<Void> ping() {
+				return administration.ping();
+			}
+
+			@Override
+			public CompletableFuture<List<StoredLock>> storedLocks(int limit) {
+				return administration.storedLocks(limit);
+			}
+
+			@Override
+			public CompletableFuture<List<WaitQueue>> waitQueues(int limit) {
+				listings.incrementAndGet();
+				return administration.waitQueues(limit);
+			}
+
+			@Override
+			public CompletableFuture<Boolean> forceRelease(String key) {
+				return administration.forceRelease(key);
+			}
+
+		};
+		LockStore store = new ForwardingStore(backend) {
+
+			@Override
+			public StoreAdministration administration() {
+				return counting;
+			}
+
+		};
+		contexts.runner().withPropertyValues("locksmith.store=in-memory").withBean(LockStore.class, () -> store)
+			.run((context) -> {
+				context.getBean(LockService.class).acquire("job:1", HOLD.withName("job"));
+				assertThat(context.getBean(LocksHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+				cluster(context.getBean(LocksEndpoint.class), null);
+
+				assertThat(listings).hasValue(1);
+			});
 	}
 
 	@Test

@@ -48,6 +48,8 @@ class PublicApiTests {
 					"dev.locksmith.core.StoreAdministration", "dev.locksmith.core.LockAdministration",
 					"dev.locksmith.core.ReleaseNotifications", "dev.locksmith.core.StoreBusyException",
 					"dev.locksmith.core.StoreFailures", "dev.locksmith.core.KeyMasking",
+					// what a store lists of its wait queues, for the cluster view's waiters and wait-for graph
+					"dev.locksmith.core.WaitQueue", "dev.locksmith.core.StoredOwner",
 					"dev.locksmith.core.DefaultLockService"),
 			// for applications that wire Locksmith without auto-configuration: one entry type per store
 			"locksmith-redis", List.of("dev.locksmith.redis.RedisLockStore", "dev.locksmith.redis.RedlockLockStore",
@@ -61,7 +63,8 @@ class PublicApiTests {
 					"dev.locksmith.aop.DistributedLockMethodValidator",
 					"dev.locksmith.aop.LeaseCheckingTransactionListener", "dev.locksmith.aop.LockDeclarationException"),
 			"locksmith-actuator", List.of("dev.locksmith.actuate.LocksEndpoint",
-					"dev.locksmith.actuate.LocksHealthIndicator", "dev.locksmith.actuate.LostLeaseTracker"),
+					"dev.locksmith.actuate.LocksHealthIndicator", "dev.locksmith.actuate.LostLeaseTracker",
+					"dev.locksmith.actuate.LockDeadlockEvent"),
 			"lock-spring-boot-autoconfigure", List.of("dev.locksmith.autoconfigure.LocksmithAutoConfiguration",
 					"dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration",
 					"dev.locksmith.autoconfigure.LocksmithProperties",
