@@ -72,7 +72,7 @@ final class WaitForGraph {
 				deadlocks.add(new Deadlock(List.copyOf(component), keys.stream().map(this.queues::get).toList()));
 			}
 		}
-		deadlocks.sort(Comparator.comparing((deadlock) -> deadlock.threads().get(0)));
+		deadlocks.sort(Comparator.comparing((Deadlock deadlock) -> deadlock.threads().get(0)));
 		return deadlocks;
 	}
 
