@@ -154,8 +154,9 @@ class LocksEndpointHttpTests {
 			waiting.submit(() -> otherInstance.acquire("report:11", REPORT.withWaitTime(Duration.ofSeconds(30))));
 			await().atMost(Duration.ofSeconds(30)).until(() -> waiters(single(http, "/actuator/locks?scope=cluster")).size() == 1);
 
-			Map<?, ?> view = http.get().uri("/actuator/locks?scope=cluster&waiters=1").retrieve().body(Map.class);
-			assertThat((Map<?, ?>) view.get("waits")).containsEntry("listed", true)
+			@SuppressWarnings("unchecked")
+			Map<String, Object> view = http.get().uri("/actuator/locks?scope=cluster&waiters=1").retrieve().body(Map.class);
+			assertThat((Map<String, Object>) view.get("waits")).containsEntry("listed", true)
 				.containsEntry("waiting", 1)
 				.containsEntry("shown", 1)
 				.containsEntry("deadlocks", List.of());
