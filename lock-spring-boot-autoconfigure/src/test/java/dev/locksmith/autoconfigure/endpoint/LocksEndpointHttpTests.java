@@ -147,7 +147,7 @@ class LocksEndpointHttpTests {
 	 */
 	@Test
 	void theClusterViewListsAnotherInstancesWaiterAndTheQueryParameterBoundsThem() throws Exception {
-		RestClient http = start();
+		RestClient http = start("locksmith.redis-timeout=10s");
 		LockHandle held = this.application.getBean(LockService.class).acquire("report:11", REPORT);
 		ExecutorService waiting = Executors.newSingleThreadExecutor();
 		try {
