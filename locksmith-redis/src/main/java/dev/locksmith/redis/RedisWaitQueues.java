@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -24,14 +23,15 @@ import dev.locksmith.core.WaitQueue.Waiter;
 /**
  * Lists the locks that are held or waited for on Redis, as the scripts keep them: {@code SCAN} finds the
  * wait queues and the lock keys (never {@code KEYS}), then one pipeline reads, for each lock, its value,
- * fencing counter, queue, waiters' deadlines and live share holders, against the server's {@code TIME}.
+ * fencing counter, queue and live share holders, against the server's {@code TIME}, and a second one each
+ * waiter's deadline, with {@code HGET}: the commands of the documented ACL.
  * The fencing counter is at least the server's time in microseconds when it was issued, so how long ago
  * the last grant was is told by the server's clock. Blocks: its caller runs it on a thread of its own.
  */
 final class RedisWaitQueues {
 
-	/** The commands the pipeline sends for each lock. */
-	private static final int READS = 5;
+	/** The commands the first pipeline sends for each lock. */
+	private static final int READS = 4;
 
 	private final StringRedisTemplate redis;
 
@@ -55,14 +55,34 @@ final class RedisWaitQueues {
 			listed.forEach((key) -> read(connection, key, now / 1000));
 			return null;
 		});
-		List<WaitQueue> queues = new ArrayList<>(listed.size());
+		List<List<String>> entries = new ArrayList<>(listed.size());
 		for (int i = 0; i < listed.size(); i++) {
-			WaitQueue queue = queueOf(listed.get(i), answers.subList(READS * i, READS * (i + 1)), now);
+			entries.add(stringsOf(answers.get(READS * i + 2)));
+		}
+		List<Object> deadlines = deadlines(listed, entries);
+		List<WaitQueue> queues = new ArrayList<>(listed.size());
+		int deadline = 0;
+		for (int i = 0; i < listed.size(); i++) {
+			List<Object> own = deadlines.subList(deadline, deadline + entries.get(i).size());
+			deadline += own.size();
+			WaitQueue queue = queueOf(listed.get(i), answers.subList(READS * i, READS * (i + 1)), entries.get(i), own,
+					now);
 			if (!queue.holders().isEmpty() || !queue.waiters().isEmpty()) {
 				queues.add(queue);
 			}
 		}
 		return queues;
+	}
+
+	/** The deadline of each entry of each lock's queue, all in one list, in order. */
+	private List<Object> deadlines(List<String> listed, List<List<String>> entries) {
+		return this.redis.executePipelined((RedisCallback<Object>) (connection) -> {
+			for (int i = 0; i < listed.size(); i++) {
+				byte[] deadlinesKey = raw(this.keys.deadlinesKey(listed.get(i)));
+				entries.get(i).forEach((entry) -> connection.hashCommands().hGet(deadlinesKey, raw(entry)));
+			}
+			return null;
+		});
 	}
 
 	/** Adds the application's keys of the Redis keys that match {@code pattern} until {@code into} holds {@code limit}. */
@@ -86,22 +106,25 @@ final class RedisWaitQueues {
 		connection.stringCommands().get(raw(this.keys.lockKey(key)));
 		connection.stringCommands().get(raw(this.keys.fenceKey(key)));
 		connection.listCommands().lRange(raw(this.keys.queueKey(key)), 0, -1);
-		connection.hashCommands().hGetAll(raw(this.keys.deadlinesKey(key)));
 		connection.zSetCommands().zRangeByScore(raw(this.keys.holdersKey(key)), nowMillis + 1, Double.POSITIVE_INFINITY);
 	}
 
-	@SuppressWarnings("unchecked")
-	private static WaitQueue queueOf(String key, List<Object> answers, long nowMicros) {
-		String value = (String) answers.get(0);
+	/**
+	 * One lock from its reads (value, fencing counter, queue, live share holders), its queue's entries and
+	 * their deadlines, in the queue's order.
+	 */
+	private static WaitQueue queueOf(String key, List<Object> answers, List<String> queue, List<Object> deadlines,
+			long nowMicros) {
 		long fence = parse((String) answers.get(1));
-		List<String> queue = (answers.get(2) instanceof List<?> entries) ? (List<String>) entries : List.of();
-		Map<String, String> deadlines = (answers.get(3) instanceof Map<?, ?> map) ? (Map<String, String>) map : Map.of();
-		Collection<String> shareHolders = (answers.get(4) instanceof Collection<?> set) ? (Collection<String>) set
-				: List.of();
-		List<StoredOwner> holders = holders(value, shareHolders);
+		List<StoredOwner> holders = holders((String) answers.get(0), stringsOf(answers.get(3)));
 		Duration heldFor = (!holders.isEmpty() && fence > 0 && fence <= nowMicros)
 				? Duration.ofNanos(TimeUnit.MICROSECONDS.toNanos(nowMicros - fence)) : null;
 		return new WaitQueue(key, holders, fence, heldFor, waiters(queue, deadlines, nowMicros / 1000));
+	}
+
+	/** The strings of a list or set answer, in its order; none for anything else. */
+	private static List<String> stringsOf(@Nullable Object answer) {
+		return (answer instanceof Collection<?> strings) ? strings.stream().map(String::valueOf).toList() : List.of();
 	}
 
 	private static List<StoredOwner> holders(@Nullable String value, Collection<String> shareHolders) {
@@ -113,10 +136,11 @@ final class RedisWaitQueues {
 	}
 
 	/** The waiters whose deadline has not passed, in queue order; a negative deadline marks a parked one. */
-	private static List<Waiter> waiters(List<String> queue, Map<String, String> deadlines, long nowMillis) {
+	private static List<Waiter> waiters(List<String> queue, List<Object> deadlines, long nowMillis) {
 		List<Waiter> waiters = new ArrayList<>(queue.size());
-		for (String entry : queue) {
-			long deadline = parse(deadlines.get(entry));
+		for (int i = 0; i < queue.size(); i++) {
+			String entry = queue.get(i);
+			long deadline = parse((String) deadlines.get(i));
 			long left = Math.abs(deadline) - nowMillis;
 			if (left > 0) {
 				waiters.add(Waiter.of(RedisOwners.tokenOf(entry), Duration.ofMillis(left), deadline < 0));
