@@ -191,51 +191,41 @@ class LocksEndpointWaitsTests {
 	void theHealthCheckNeverListsTheQueuesAndTheClusterViewListsThemOncePerLook() {
 		InMemoryLockBackend backend = new InMemoryLockBackend();
 		AtomicInteger listings = new AtomicInteger();
-		StoreAdministration administration = backend.administration();
-		StoreAdministration counting = new StoreAdministration() {
-
-			@Override
-			public String storeDescription() {
-				return administration.storeDescription();
-			}
-
-			@Override
-			public CompletableFuture<Void> ping() {
-				return administration.ping();
-			}
-
-			@Override
-			public CompletableFuture<List<StoredLock>> storedLocks(int limit) {
-				return administration.storedLocks(limit);
-			}
+		StoreAdministration counting = new WithoutQueues(backend.administration()) {
 
 			@Override
 			public CompletableFuture<List<WaitQueue>> waitQueues(int limit) {
 				listings.incrementAndGet();
-				return administration.waitQueues(limit);
-			}
-
-			@Override
-			public CompletableFuture<Boolean> forceRelease(String key) {
-				return administration.forceRelease(key);
+				return backend.administration().waitQueues(limit);
 			}
 
 		};
-		LockStore store = new ForwardingStore(backend) {
-
-			@Override
-			public StoreAdministration administration() {
-				return counting;
-			}
-
-		};
-		contexts.runner().withPropertyValues("locksmith.store=in-memory").withBean(LockStore.class, () -> store)
+		contexts.runner().withPropertyValues("locksmith.store=in-memory")
+			.withBean(LockStore.class, () -> administeredBy(backend, counting))
 			.run((context) -> {
 				context.getBean(LockService.class).acquire("job:1", HOLD.withName("job"));
 				assertThat(context.getBean(LocksHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
 				cluster(context.getBean(LocksEndpoint.class), null);
 
 				assertThat(listings).hasValue(1);
+			});
+	}
+
+	@Test
+	void aStoreThatDoesNotListItsQueuesShowsItsLocksWithoutWaiters() {
+		InMemoryLockBackend backend = new InMemoryLockBackend();
+		contexts.runner().withPropertyValues("locksmith.store=in-memory")
+			.withBean(LockStore.class, () -> administeredBy(backend, new WithoutQueues(backend.administration())))
+			.run((context) -> {
+				context.getBean(LockService.class).acquire("job:1", HOLD.withName("job"));
+				ClusterLocks view = cluster(context.getBean(LocksEndpoint.class), null);
+
+				assertThat(view.waits()).isEqualTo(new LocksEndpoint.Waits(false, 0, 0, List.of()));
+				assertThat(view.locks()).singleElement().satisfies((lock) -> {
+					assertThat(lock.key()).isEqualTo("job:******");
+					assertThat(lock.waiters()).isEmpty();
+					assertThat(lock.fencingToken()).isNull();
+				});
 			});
 	}
 
@@ -277,6 +267,49 @@ class LocksEndpointWaitsTests {
 
 	private static org.assertj.core.groups.Tuple tuple(Waiter waiter) {
 		return org.assertj.core.groups.Tuple.tuple(waiter.instance(), waiter.name(), waiter.thread(), waiter.parked());
+	}
+
+	/** {@code backend}, administered by {@code administration}. */
+	private static LockStore administeredBy(InMemoryLockBackend backend, StoreAdministration administration) {
+		return new ForwardingStore(backend) {
+
+			@Override
+			public StoreAdministration administration() {
+				return administration;
+			}
+
+		};
+	}
+
+	/** An administration that forwards to another and, as the SPI's default, does not list wait queues. */
+	static class WithoutQueues implements StoreAdministration {
+
+		private final StoreAdministration administration;
+
+		WithoutQueues(StoreAdministration administration) {
+			this.administration = administration;
+		}
+
+		@Override
+		public String storeDescription() {
+			return this.administration.storeDescription();
+		}
+
+		@Override
+		public CompletableFuture<Void> ping() {
+			return this.administration.ping();
+		}
+
+		@Override
+		public CompletableFuture<List<StoredLock>> storedLocks(int limit) {
+			return this.administration.storedLocks(limit);
+		}
+
+		@Override
+		public CompletableFuture<Boolean> forceRelease(String key) {
+			return this.administration.forceRelease(key);
+		}
+
 	}
 
 	/** Collects the deadlock events the context publishes. */
