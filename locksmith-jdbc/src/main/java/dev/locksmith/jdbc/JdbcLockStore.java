@@ -16,6 +16,7 @@ import javax.sql.DataSource;
 
 import dev.locksmith.core.LockOwner;
 import dev.locksmith.core.LockStore;
+import dev.locksmith.core.OwnerEntries;
 import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.core.StoreAdministration;
 
@@ -100,7 +101,7 @@ public final class JdbcLockStore implements LockStore {
 		}).thenApply((answer) -> switch (answer[0].intValue()) {
 			case 1 -> AcquireResult.granted(Map.of(key, answer[1]));
 			case 0 -> busy(key, answer);
-			default -> throw JdbcOwners.permitsMismatch(key, request.owner(), answer[1]);
+			default -> throw OwnerEntries.permitsMismatch(key, request.owner().share().permits(), answer[1]);
 		});
 	}
 
@@ -116,7 +117,7 @@ public final class JdbcLockStore implements LockStore {
 		return this.calls.call("to release " + keys, (connection) -> {
 			try (PreparedStatement release = connection.prepareStatement(this.tables.call("release", 3))) {
 				release.setArray(1, texts(connection, keys));
-				release.setString(2, JdbcOwners.entryOf(owner));
+				release.setString(2, OwnerEntries.of(owner));
 				release.setLong(3, this.claimLease.toMillis());
 				return (String[]) single(release).getArray();
 			}
@@ -135,7 +136,7 @@ public final class JdbcLockStore implements LockStore {
 					try (PreparedStatement extend = connection.prepareStatement(this.tables.call("extend", 4))) {
 						extend.setArray(1, texts(connection, leases.stream().map(LeaseExtension::key).toList()));
 						extend.setArray(2, texts(connection,
-								leases.stream().map((lease) -> JdbcOwners.entryOf(lease.owner())).toList()));
+								leases.stream().map((lease) -> OwnerEntries.of(lease.owner())).toList()));
 						extend.setArray(3, connection.createArrayOf("bigint",
 								leases.stream().map((lease) -> lease.ttl().toMillis()).toArray()));
 						extend.setArray(4, connection.createArrayOf("boolean",
@@ -200,7 +201,7 @@ public final class JdbcLockStore implements LockStore {
 	 * queueing time and the claim lease as the next four, for its one value.
 	 */
 	private Array answer(PreparedStatement acquisition, AcquireRequest request) throws SQLException {
-		acquisition.setString(2, JdbcOwners.entryOf(request.owner()));
+		acquisition.setString(2, OwnerEntries.of(request.owner()));
 		acquisition.setLong(3, request.ttl().toMillis());
 		acquisition.setLong(4, request.queueFor().toMillis());
 		acquisition.setLong(5, this.claimLease.toMillis());

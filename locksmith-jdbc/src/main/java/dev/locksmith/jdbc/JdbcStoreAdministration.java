@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.locksmith.core.LockAdministration.StoredLock;
+import dev.locksmith.core.OwnerEntries;
 import dev.locksmith.core.StoreAdministration;
 
 /**
@@ -81,7 +82,7 @@ record JdbcStoreAdministration(JdbcCalls calls, JdbcTables tables, Duration clai
 				more = rows.next();
 			}
 			StoredLock lock = shares.isEmpty() ? StoredLock.of(key, lease, owner.replaceFirst("\\+released$", ""))
-					: StoredLock.shared(key, JdbcOwners.typed(owner), shares);
+					: StoredLock.shared(key, OwnerEntries.typed(owner), shares);
 			if (lock != null) {
 				locks.add(lock);
 			}
