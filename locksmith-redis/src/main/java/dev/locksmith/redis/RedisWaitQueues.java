@@ -16,6 +16,7 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import dev.locksmith.core.OwnerEntries;
 import dev.locksmith.core.StoredOwner;
 import dev.locksmith.core.WaitQueue;
 import dev.locksmith.core.WaitQueue.Waiter;
@@ -131,8 +132,8 @@ final class RedisWaitQueues {
 		if (value == null) {
 			return List.of();
 		}
-		Collection<String> tokens = RedisOwners.isShare(value) ? shareHolders : List.of(value);
-		return tokens.stream().map(RedisOwners::holderOf).map(StoredOwner::of).toList();
+		Collection<String> tokens = (OwnerEntries.shareOf(value + "/") != null) ? shareHolders : List.of(value);
+		return tokens.stream().map(OwnerEntries::holderOf).map(StoredOwner::of).toList();
 	}
 
 	/** The waiters whose deadline has not passed, in queue order; a negative deadline marks a parked one. */
@@ -143,7 +144,7 @@ final class RedisWaitQueues {
 			long deadline = parse((String) deadlines.get(i));
 			long left = Math.abs(deadline) - nowMillis;
 			if (left > 0) {
-				waiters.add(Waiter.of(RedisOwners.tokenOf(entry), Duration.ofMillis(left), deadline < 0));
+				waiters.add(Waiter.of(OwnerEntries.tokenOf(entry), Duration.ofMillis(left), deadline < 0));
 			}
 		}
 		return waiters;

@@ -20,6 +20,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockStore.AcquireResult;
+import dev.locksmith.core.OwnerEntries;
 import dev.locksmith.core.StoredOwner;
 import dev.locksmith.core.WaitQueue;
 
@@ -262,7 +263,7 @@ final class InMemoryLockStore {
 			admitted = holders.containsKey(ownerToken) || (!waiting && (permits == 0 || holders.size() < permits));
 		}
 		else if (holder != null && OwnerEntries.permitsOf(holder) > 0 && OwnerEntries.permitsOf(share) > 0) {
-			throw OwnerEntries.permitsMismatch(key, ownerToken, OwnerEntries.permitsOf(holder));
+			throw OwnerEntries.permitsMismatch(key, OwnerEntries.permitsOf(share), OwnerEntries.permitsOf(holder));
 		}
 		if (admitted) {
 			liveHolders(key, now).put(ownerToken, now + ttl.toNanos());
