@@ -55,7 +55,7 @@ class LocksEndpointTests {
 					assertThat(lock.key()).isEqualTo("Wallets.withdraw:******");
 					assertThat(lock.fencingToken()).isEqualTo(handle.fencingToken());
 				});
-				ClusterLocks cluster = (ClusterLocks) endpoint.locks("cluster", SecurityContext.NONE);
+				ClusterLocks cluster = (ClusterLocks) endpoint.locks("cluster", null, SecurityContext.NONE);
 				assertThat(cluster.locks()).singleElement().satisfies((lock) -> {
 					assertThat(lock.name()).isEqualTo("Wallets.withdraw");
 					assertThat(lock.key()).isEqualTo("Wallets.withdraw:******");
@@ -75,7 +75,7 @@ class LocksEndpointTests {
 			locks.acquire("refund-7", HOLD);
 
 			ClusterLocks cluster = (ClusterLocks) context.getBean(LocksEndpoint.class)
-				.locks("cluster", SecurityContext.NONE);
+				.locks("cluster", null, SecurityContext.NONE);
 			assertThat(cluster.locks()).extracting(ClusterLock::name, ClusterLock::key, ClusterLock::holderInstance)
 				.containsExactlyInAnyOrder(Tuple.tuple("stock-report", "stock-report", "node-1"),
 						Tuple.tuple("Wallets.withdraw", "Wallets.withdraw:******", "node-1"),
@@ -107,7 +107,7 @@ class LocksEndpointTests {
 
 			assertThat(instanceLocks(endpoint, SecurityContext.NONE)).extracting(HeldLock::key)
 				.containsExactly("invoice-42");
-			assertThat(((ClusterLocks) endpoint.locks("cluster", SecurityContext.NONE)).locks())
+			assertThat(((ClusterLocks) endpoint.locks("cluster", null, SecurityContext.NONE)).locks())
 				.extracting(ClusterLock::key)
 				.containsExactly("invoice-42");
 		});
@@ -125,7 +125,7 @@ class LocksEndpointTests {
 					.containsExactly("******");
 				assertThat(instanceLocks(endpoint, principal("mallory", "customer"))).extracting(HeldLock::key)
 					.containsExactly("******");
-				assertThat(((ClusterLocks) endpoint.locks("cluster", principal("mallory", "customer"))).locks())
+				assertThat(((ClusterLocks) endpoint.locks("cluster", null, principal("mallory", "customer"))).locks())
 					.extracting(ClusterLock::key)
 					.containsExactly("******");
 				assertThat(instanceLocks(endpoint, principal("olivia", "ops"))).extracting(HeldLock::key)
@@ -227,7 +227,7 @@ class LocksEndpointTests {
 	}
 
 	private static List<HeldLock> instanceLocks(LocksEndpoint endpoint, SecurityContext securityContext) {
-		return ((InstanceLocks) endpoint.locks(null, securityContext)).locks();
+		return ((InstanceLocks) endpoint.locks(null, null, securityContext)).locks();
 	}
 
 	/** An authenticated caller who is in {@code role} and in no other. */

@@ -123,7 +123,7 @@ class LocksHealthIndicatorTests {
 
 			await().atMost(Duration.ofSeconds(20)).until(() -> !handle.isHeld());
 			assertThat(health.health().getDetails()).containsEntry("held", 0);
-			assertThat(((InstanceLocks) endpoint.locks(null, SecurityContext.NONE)).locks()).isEmpty();
+			assertThat(((InstanceLocks) endpoint.locks(null, null, SecurityContext.NONE)).locks()).isEmpty();
 		});
 	}
 

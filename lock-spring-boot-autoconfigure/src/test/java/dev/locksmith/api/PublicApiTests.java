@@ -49,6 +49,8 @@ class PublicApiTests {
 					"dev.locksmith.core.ReleaseNotifications", "dev.locksmith.core.StoreBusyException",
 					"dev.locksmith.core.StoreFailures", "dev.locksmith.core.KeyMasking", "dev.locksmith.core.OwnerEntries",
 					"dev.locksmith.core.DefaultLockService",
+					// what a store lists of its wait queues, for the cluster view's waiters and wait-for graph
+					"dev.locksmith.core.WaitQueue", "dev.locksmith.core.StoredOwner",
 					// for entry points that run calls under locks, such as the aspect and the leader election
 					"dev.locksmith.core.LockedCalls", "dev.locksmith.core.HeldLock",
 					"dev.locksmith.core.ReactiveLockFrames", "dev.locksmith.core.OutageLog",
@@ -66,7 +68,8 @@ class PublicApiTests {
 					"dev.locksmith.aop.DistributedLockMethodValidator",
 					"dev.locksmith.aop.LeaseCheckingTransactionListener", "dev.locksmith.aop.LockDeclarationException"),
 			"locksmith-actuator", List.of("dev.locksmith.actuate.LocksEndpoint",
-					"dev.locksmith.actuate.LocksHealthIndicator", "dev.locksmith.actuate.LostLeaseTracker"),
+					"dev.locksmith.actuate.LocksHealthIndicator", "dev.locksmith.actuate.LostLeaseTracker",
+					"dev.locksmith.actuate.LockDeadlockEvent"),
 			"lock-spring-boot-autoconfigure", List.of("dev.locksmith.autoconfigure.LocksmithAutoConfiguration",
 					"dev.locksmith.autoconfigure.LocksmithAopAutoConfiguration",
 					"dev.locksmith.autoconfigure.LocksmithProperties",

@@ -84,6 +84,7 @@ class RuntimeHintsTests {
 	static Stream<Class<?>> endpointAnswers() {
 		return Stream.of(LocksEndpoint.InstanceLocks.class, LocksEndpoint.HeldLock.class,
 				LocksEndpoint.ClusterLocks.class, LocksEndpoint.ClusterLock.class, LocksEndpoint.Holder.class,
+				LocksEndpoint.Waits.class, LocksEndpoint.Deadlock.class, LocksEndpoint.Waiter.class,
 				LocksEndpoint.ForcedRelease.class);
 	}
 

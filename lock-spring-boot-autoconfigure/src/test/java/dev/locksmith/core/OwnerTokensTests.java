@@ -1,17 +1,22 @@
 package dev.locksmith.core;
 
+import java.time.Instant;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Owner tokens carry their instance and their lock's name, whatever characters either holds. */
+/**
+ * Owner tokens carry their instance and their lock's name, whatever characters either holds, and the thread
+ * that asked and when.
+ */
 class OwnerTokensTests {
 
 	@Test
 	void aNamedLocksTokenTellsItsInstanceAndName() {
 		String token = new OwnerTokens("node:1").next("stock-report");
 
-		assertThat(token).matches("node:1:[0-9a-f]{32};stock-report");
+		assertThat(token).matches("node:1:[0-9a-f]{32}-[0-9a-z]+-[0-9a-z]+;stock-report");
 		assertThat(OwnerTokens.instanceOf(token)).isEqualTo("node:1");
 		assertThat(OwnerTokens.nameOf(token)).isEqualTo("stock-report");
 	}
@@ -37,9 +42,31 @@ class OwnerTokensTests {
 	void anUnnamedLocksTokenHasNoName() {
 		String token = new OwnerTokens("node;1").next();
 
-		assertThat(token).matches("node;1:[0-9a-f]{32}");
+		assertThat(token).matches("node;1:[0-9a-f]{32}-[0-9a-z]+-[0-9a-z]+");
 		assertThat(OwnerTokens.instanceOf(token)).isEqualTo("node;1");
 		assertThat(OwnerTokens.nameOf(token)).isNull();
+	}
+
+	@Test
+	void aTokenTellsTheThreadThatAskedAndWhen() throws Exception {
+		OwnerTokens tokens = new OwnerTokens("node:1");
+		Instant before = Instant.ofEpochMilli(System.currentTimeMillis());
+		String[] asked = new String[1];
+		Thread thread = new Thread(() -> asked[0] = tokens.next("job"));
+		thread.start();
+		thread.join();
+
+		assertThat(OwnerTokens.threadOf(asked[0])).isEqualTo(Long.toString(thread.getId()));
+		assertThat(OwnerTokens.askedAtOf(asked[0])).isBetween(before, Instant.now());
+		assertThat(StoredOwner.of(asked[0]).threadId()).isEqualTo("node:1#" + thread.getId());
+	}
+
+	@Test
+	void aTokenWithoutAStampTellsNoThreadNorTime() {
+		String token = "node:1:" + "0".repeat(32) + ";job";
+
+		assertThat(StoredOwner.of(token)).isEqualTo(new StoredOwner("node:1", "job", null, null));
+		assertThat(StoredOwner.of(token).threadId()).isNull();
 	}
 
 	@Test

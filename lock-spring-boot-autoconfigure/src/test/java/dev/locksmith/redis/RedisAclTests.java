@@ -3,6 +3,8 @@ package dev.locksmith.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -65,6 +67,29 @@ class RedisAclTests {
 						tuple("report", LockMode.READ));
 			assertThat(administration.forceRelease("job").join()).isTrue();
 			assertThat(redisServer.server().command("EXISTS", "lock:{job}")).isEqualTo("0");
+		}
+	}
+
+	@Test
+	void theWaitQueuesAreListedWithTheDocumentedAcl() throws Exception {
+		LocksmithAcl.createUser(redisServer.server(), LocksmithAcl.rules(RedisFixture.KEYS));
+		DefaultLockService locks = this.fixture.service();
+		RedisLockAdministration administration = new RedisLockAdministration(this.fixture.connect(),
+				RedisFixture.KEYS);
+		ExecutorService waiting = Executors.newSingleThreadExecutor();
+		try (LockHandle job = locks.tryAcquire("job", LONG).orElseThrow()) {
+			waiting.submit(() -> locks.tryAcquire("job", LONG.withWaitTime(Duration.ofSeconds(30))));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> administration.waitQueues(10).join(), (queues) -> queues.size() == 1
+						&& queues.get(0).waiters().size() == 1);
+			assertThat(administration.waitQueues(10).join()).singleElement().satisfies((queue) -> {
+				assertThat(queue.fencingToken()).isEqualTo(job.fencingToken());
+				assertThat(queue.waiters()).singleElement()
+					.satisfies((waiter) -> assertThat(waiter.waitLeft()).isPositive());
+			});
+		}
+		finally {
+			waiting.shutdownNow();
 		}
 	}
 

@@ -113,7 +113,7 @@ class RedisLockServiceTests {
 	}
 
 	@Test
-	void theStoredOwnerIsTheInstanceIdAnd128RandomBits() throws Exception {
+	void theStoredOwnerIsTheInstanceId128RandomBitsAndTheAskingThreadsStamp() throws Exception {
 		DefaultLockService named = this.fixture.service(this.fixture.serviceBuilder().instanceId("checkout-7"));
 		Set<String> owners = new HashSet<>();
 		for (int i = 0; i < 100; i++) {
@@ -121,7 +121,7 @@ class RedisLockServiceTests {
 				owners.add(redis.command("GET", KEYS.lockKey("job")));
 			}
 		}
-		assertThat(owners).hasSize(100).allMatch((owner) -> owner.matches("checkout-7:[0-9a-f]{32}"));
+		assertThat(owners).hasSize(100).allMatch((owner) -> owner.matches("checkout-7:[0-9a-f]{32}-[0-9a-z]+-[0-9a-z]+"));
 	}
 
 	@Test

@@ -68,6 +68,15 @@ class RedlockLockAdministrationTests extends RedlockTestSupport {
 		assertThat(nodes).allSatisfy((node) -> assertThat(node.command("EXISTS", KEYS.lockKey("job"))).isEqualTo("0"));
 	}
 
+	@Test
+	void doesNotListWaitQueuesAndSaysSo() {
+		RedlockLockAdministration administration = administration(servers.first(3), Duration.ofSeconds(2));
+
+		assertThatExceptionOfType(CompletionException.class).isThrownBy(() -> administration.waitQueues(10).join())
+			.withCauseInstanceOf(UnsupportedOperationException.class)
+			.withMessageContaining("Wait queues are not supported by this store (redlock");
+	}
+
 	/** An administration on {@code nodes}, once its first connections, which may take a while, are made. */
 	private RedlockLockAdministration administration(List<RedisServer> nodes, Duration timeout) {
 		RedlockLockAdministration administration = new RedlockLockAdministration(

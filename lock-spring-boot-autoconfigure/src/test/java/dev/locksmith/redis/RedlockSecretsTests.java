@@ -62,14 +62,14 @@ class RedlockSecretsTests {
 			.run((context) -> {
 				LockService locks = context.getBean(LockService.class);
 				LocksEndpoint endpoint = new LocksEndpoint(locks, context.getBean(LockAdministration.class),
-						Show.ALWAYS, Set.of());
+						Show.ALWAYS, Set.of(), 100, (event) -> { });
 				try (LockHandle job = locks.tryAcquire("job", LockOptions.ofTtl(Duration.ofSeconds(30))).orElseThrow()) {
 					assertThat(context.getBean(LocksHealthIndicator.class).health().toString())
 						.contains("WRONGPASS")
 						.doesNotContain(SECRET);
-					assertThat(endpoint.locks("cluster", SecurityContext.NONE).toString()).contains("job")
+					assertThat(endpoint.locks("cluster", null, SecurityContext.NONE).toString()).contains("job")
 						.doesNotContain(SECRET);
-					assertThat(endpoint.locks(null, SecurityContext.NONE).toString()).doesNotContain(SECRET);
+					assertThat(endpoint.locks(null, null, SecurityContext.NONE).toString()).doesNotContain(SECRET);
 				}
 			});
 		assertThat(output.getAll()).doesNotContain(SECRET);

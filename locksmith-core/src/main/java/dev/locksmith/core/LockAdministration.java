@@ -66,6 +66,15 @@ public final class LockAdministration {
 	}
 
 	/**
+	 * The locks of the store that owners wait for, at most {@code limit} of them, with their holders and
+	 * their waiters in queue order.
+	 * @throws UnsupportedOperationException when the store cannot tell its queues
+	 */
+	public List<WaitQueue> waitQueues(int limit) {
+		return await(() -> this.store.waitQueues(limit), "listing of the wait queues");
+	}
+
+	/**
 	 * Deletes the lock whatever its owner, and wakes its waiters. The fencing counter is kept, so
 	 * the evicted holder's writes stay rejected by fenced resources.
 	 * @return whether a lock was deleted

@@ -43,6 +43,16 @@ public interface StoreAdministration {
 	CompletableFuture<List<StoredLock>> storedLocks(int limit);
 
 	/**
+	 * The locks of the store that owners wait for, at most {@code limit} of them: who holds each, its last
+	 * grant, and its waiters in queue order, asked now. A store that cannot tell its queues fails the future
+	 * with {@link UnsupportedOperationException}, as this default does.
+	 */
+	default CompletableFuture<List<WaitQueue>> waitQueues(int limit) {
+		return CompletableFuture.failedFuture(new UnsupportedOperationException(
+				"Wait queues are not supported by this store (" + storeDescription() + ")"));
+	}
+
+	/**
 	 * Deletes the lock whatever its owner, and wakes its waiters. The fencing counter is kept, so the
 	 * evicted holder's writes stay rejected by fenced resources.
 	 * @return whether a lock was deleted

@@ -12,7 +12,6 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.NestedExceptionUtils;
@@ -30,10 +29,12 @@ import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.core.OwnerEntries;
 import dev.locksmith.core.StoreAdministration;
+import dev.locksmith.core.WaitQueue;
 
 /**
  * {@link StoreAdministration} on Redis: finds locks with {@code SCAN} on the key prefix (never
- * {@code KEYS}), reads who holds them from their owner tokens, and force-releases with a script. A ping
+ * {@code KEYS}), reads who holds them from their owner tokens, lists their wait queues
+ * ({@link RedisWaitQueues}), and force-releases with a script. A ping
  * fails at once while Lettuce knows the connection is down. Spring Data Redis's template blocks, so each
  * call runs on a small pool of this administration's own: beyond {@link #MAX_THREADS} calls in flight,
  * a call fails at once.
@@ -43,14 +44,13 @@ final class RedisLockAdministration implements StoreAdministration, AutoCloseabl
 	/** Most administration calls in flight. */
 	static final int MAX_THREADS = 4;
 
-	/** The value of a lock that readers or permit holders share: {@code @read}, {@code @permits=4}. */
-	private static final Pattern SHARE = Pattern.compile("@(read|permits=\\d+)");
-
 	private final StringRedisTemplate redis;
 
 	private final RedisLockKeys keys;
 
 	private final ScriptArguments arguments;
+
+	private final RedisWaitQueues waitQueues;
 
 	private volatile @Nullable String storeDescription;
 
@@ -71,6 +71,7 @@ final class RedisLockAdministration implements StoreAdministration, AutoCloseabl
 			boolean shardedPubSub) {
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.keys = keys;
+		this.waitQueues = new RedisWaitQueues(this.redis, keys);
 		this.arguments = new ScriptArguments(keys, claimLease,
 				RedisLockBackend.shardedPubSub(connectionFactory, shardedPubSub));
 		Boolean cluster = RedisLockBackend.LETTUCE_PRESENT ? LettuceState.clusterAware(connectionFactory) : null;
@@ -140,6 +141,11 @@ final class RedisLockAdministration implements StoreAdministration, AutoCloseabl
 	}
 
 	@Override
+	public CompletableFuture<List<WaitQueue>> waitQueues(int limit) {
+		return supply(() -> call(() -> this.waitQueues.list(limit)));
+	}
+
+	@Override
 	public CompletableFuture<Boolean> forceRelease(String key) {
 		ScriptArguments.Call forceRelease = this.arguments.forceRelease(key);
 		return supply(() -> {
@@ -187,7 +193,8 @@ final class RedisLockAdministration implements StoreAdministration, AutoCloseabl
 				continue;
 			}
 			String value = owner.toString();
-			if (!SHARE.matcher(value).matches()) {
+			if (OwnerEntries.shareOf(value + "/") == null) {
+				// not a share ('@read', '@permits=<n>'): one owner's token
 				locks.add(StoredLock.of(key, Duration.ofMillis(millis), OwnerEntries.holderOf(value)));
 				continue;
 			}

@@ -35,6 +35,16 @@ final class RedisLockKeys {
 		return keyOf(lockKey, "", "lock key");
 	}
 
+	/** The {@code SCAN} pattern that matches every wait queue, and no other key. */
+	String queueKeyPattern() {
+		return globPrefix() + "queue:{*";
+	}
+
+	/** The application's key of a wait queue, the reverse of {@link #queueKey(String)}. */
+	String keyOfQueue(String queueKey) {
+		return keyOf(queueKey, "queue:", "queue key");
+	}
+
 	/** The {@code SCAN} pattern that matches every lock key, and no fencing counter, queue or channel. */
 	public String lockKeyPattern() {
 		return globPrefix() + "{*";

@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 
 import dev.locksmith.actuate.LocksEndpoint;
@@ -32,9 +33,11 @@ public final class LocksEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LocksEndpoint locksEndpoint(LockService locks, LockAdministration administration, LocksEndpointProperties endpoint) {
+	LocksEndpoint locksEndpoint(LockService locks, LockAdministration administration, LocksEndpointProperties endpoint,
+			ApplicationEventPublisher events) {
 		Show showValues = (endpoint.getShowValues() != null) ? endpoint.getShowValues() : Show.NEVER;
-		return new LocksEndpoint(locks, administration, showValues, Set.copyOf(endpoint.getRoles()));
+		return new LocksEndpoint(locks, administration, showValues, Set.copyOf(endpoint.getRoles()),
+				endpoint.getMaxWaiters(), events);
 	}
 
 }

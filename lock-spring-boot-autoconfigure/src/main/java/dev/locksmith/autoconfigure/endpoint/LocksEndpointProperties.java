@@ -22,6 +22,9 @@ public class LocksEndpointProperties {
 	/** Roles that may see keys with 'when-authorized'; empty means any authenticated user. */
 	private Set<String> roles = new LinkedHashSet<>();
 
+	/** Most waiters the cluster view shows, those that have waited longest; the 'waiters' query parameter overrides it. */
+	private int maxWaiters = 100;
+
 	public @Nullable Show getShowValues() {
 		return this.showValues;
 	}
@@ -36,6 +39,14 @@ public class LocksEndpointProperties {
 
 	public void setRoles(Set<String> roles) {
 		this.roles = roles;
+	}
+
+	public int getMaxWaiters() {
+		return this.maxWaiters;
+	}
+
+	public void setMaxWaiters(int maxWaiters) {
+		this.maxWaiters = maxWaiters;
 	}
 
 }

@@ -86,7 +86,7 @@ class LocksEndpointAutoConfigurationTests {
 	private static String shownKey(ApplicationContext context) throws InterruptedException {
 		try (LockHandle held = context.getBean(LockService.class)
 			.acquire("invoice-42", LockOptions.ofTtl(Duration.ofSeconds(30)))) {
-			InstanceLocks locks = (InstanceLocks) context.getBean(LocksEndpoint.class).locks(null, SecurityContext.NONE);
+			InstanceLocks locks = (InstanceLocks) context.getBean(LocksEndpoint.class).locks(null, null, SecurityContext.NONE);
 			return locks.locks().stream().map(HeldLock::key).findFirst().orElseThrow();
 		}
 	}

@@ -3,6 +3,8 @@ package dev.locksmith.autoconfigure.endpoint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -29,6 +31,7 @@ import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.testing.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
@@ -138,6 +141,46 @@ class LocksEndpointHttpTests {
 	}
 
 	/**
+	 * The cluster view's waiters over HTTP: each with its instance, name, thread, how long it waited, how
+	 * long it may still wait and whether parked; the {@code waiters} query parameter bounds them, and a
+	 * negative one is a bad request.
+	 */
+	@Test
+	void theClusterViewListsAnotherInstancesWaiterAndTheQueryParameterBoundsThem() throws Exception {
+		RestClient http = start("locksmith.redis-timeout=10s");
+		LockHandle held = this.application.getBean(LockService.class).acquire("report:11", REPORT);
+		ExecutorService waiting = Executors.newSingleThreadExecutor();
+		try {
+			waiting.submit(() -> otherInstance.acquire("report:11", REPORT.withWaitTime(Duration.ofSeconds(30))));
+			await().atMost(Duration.ofSeconds(30)).until(() -> waiters(single(http, "/actuator/locks?scope=cluster")).size() == 1);
+
+			@SuppressWarnings("unchecked")
+			Map<String, Object> view = http.get().uri("/actuator/locks?scope=cluster&waiters=1").retrieve().body(Map.class);
+			assertThat((Map<String, Object>) view.get("waits")).containsEntry("listed", true)
+				.containsEntry("waiting", 1)
+				.containsEntry("shown", 1)
+				.containsEntry("deadlocks", List.of());
+			Map<String, Object> lock = single(http, "/actuator/locks?scope=cluster&waiters=1");
+			assertThat(((Number) lock.get("fencingToken")).longValue()).isEqualTo(held.fencingToken());
+			assertThat(waiters(lock)).singleElement().satisfies((waiter) -> {
+				assertThat(waiter).containsEntry("instance", "other").containsEntry("name", "report")
+					.containsEntry("parked", false)
+					.containsKeys("thread", "waitingForMillis", "waitLeftMillis");
+				assertThat(((Number) waiter.get("waitLeftMillis")).longValue()).isBetween(1L, 30_000L);
+			});
+			assertThat(waiters(single(http, "/actuator/locks?scope=cluster&waiters=0"))).isEmpty();
+			http.get().uri("/actuator/locks?scope=cluster&waiters=-1").exchange((request, response) -> {
+				assertThat(response.getStatusCode().value()).isEqualTo(400);
+				return null;
+			});
+		}
+		finally {
+			waiting.shutdownNow();
+			held.close();
+		}
+	}
+
+	/**
 	 * {@code DELETE /actuator/locks/{key}} with odd keys, each held by another instance unless absent: a
 	 * key the endpoint can read is released whoever holds it, keeping its fencing counter; one the web
 	 * server refuses (longer than its request line, or with an encoded '/') is answered 400 and its holder
@@ -191,6 +234,11 @@ class LocksEndpointHttpTests {
 	@SuppressWarnings("unchecked")
 	private static List<Map<String, Object>> locks(RestClient http, String uri) {
 		return (List<Map<String, Object>>) http.get().uri(uri).retrieve().body(Map.class).get("locks");
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<Map<String, Object>> waiters(Map<String, Object> lock) {
+		return (List<Map<String, Object>>) lock.get("waiters");
 	}
 
 	@SuppressWarnings("unchecked")

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.StoreAdministration;
+import dev.locksmith.core.WaitQueue;
 
 /** {@link StoreAdministration} of the in-memory store, which always answers at once. */
 final class InMemoryLockAdministration implements StoreAdministration {
@@ -28,6 +29,11 @@ final class InMemoryLockAdministration implements StoreAdministration {
 	@Override
 	public CompletableFuture<List<StoredLock>> storedLocks(int limit) {
 		return CompletableFuture.completedFuture(this.store.storedLocks(limit));
+	}
+
+	@Override
+	public CompletableFuture<List<WaitQueue>> waitQueues(int limit) {
+		return CompletableFuture.completedFuture(this.store.waitQueues(limit));
 	}
 
 	@Override

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,6 +21,8 @@ import org.jspecify.annotations.Nullable;
 import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockStore.AcquireResult;
 import dev.locksmith.core.OwnerEntries;
+import dev.locksmith.core.StoredOwner;
+import dev.locksmith.core.WaitQueue;
 
 /**
  * The locks, fencing tokens and wait queues of the in-memory store, with the rules of the Redis
@@ -36,7 +39,10 @@ final class InMemoryLockStore {
 
 	private final Map<String, Lease> leases = new HashMap<>();
 
-	private final Map<String, WaitQueue> queues = new HashMap<>();
+	private final Map<String, OwnerQueue> queues = new HashMap<>();
+
+	/** The last grant of each held lock: its fencing token, and when it was issued. */
+	private final Map<String, Grant> grants = new HashMap<>();
 
 	/** The holders of each shared lock, with the end of each one's own lease. */
 	private final Map<String, Map<String, Long>> shareHolders = new HashMap<>();
@@ -74,7 +80,7 @@ final class InMemoryLockStore {
 			for (String key : keys) {
 				this.leases.put(key, new Lease(ownerToken, now + ttl.toNanos()));
 				leaveQueue(key, ownerToken);
-				fencingTokens.put(key, nextFencingToken());
+				fencingTokens.put(key, nextFencingToken(key, now));
 			}
 			return AcquireResult.granted(fencingTokens);
 		});
@@ -90,7 +96,7 @@ final class InMemoryLockStore {
 			for (String key : keys) {
 				leaveQueue(key, ownerToken);
 				if (ownerToken.equals(holder(key, now))) {
-					this.leases.remove(key);
+					dropLease(key);
 					handOn(key, now, null, handedOver);
 					released++;
 				}
@@ -119,7 +125,7 @@ final class InMemoryLockStore {
 			if (holder(key, now) == null) {
 				return false;
 			}
-			this.leases.remove(key);
+			dropLease(key);
 			this.shareHolders.remove(key);
 			handOn(key, now, null, handedOver);
 			return true;
@@ -146,13 +152,51 @@ final class InMemoryLockStore {
 		return StoredLock.shared(key, OwnerEntries.typed(lease.ownerToken), leases);
 	}
 
+	/** The locks held or waited for, at most {@code limit}: holders, last grant and live waiters in queue order. */
+	List<WaitQueue> waitQueues(int limit) {
+		return guarded((now, handedOver) -> {
+			Set<String> keys = new LinkedHashSet<>(this.queues.keySet());
+			keys.addAll(this.leases.keySet());
+			List<WaitQueue> listed = new ArrayList<>();
+			for (String key : keys) {
+				if (listed.size() >= limit) {
+					break;
+				}
+				List<String> holders = holders(key, now);
+				OwnerQueue queue = this.queues.get(key);
+				List<WaitQueue.Waiter> live = (queue != null) ? queue.live(now) : List.of();
+				if (holders.isEmpty() && live.isEmpty()) {
+					continue;
+				}
+				Grant grant = this.grants.get(key);
+				listed.add(new WaitQueue(key, holders.stream().map(StoredOwner::of).toList(),
+						(grant != null) ? grant.fencingToken : 0,
+						(grant != null && !holders.isEmpty()) ? Duration.ofNanos(now - grant.at) : null, live));
+			}
+			return listed;
+		});
+	}
+
+	/** The owner tokens that hold the lock of {@code key} now: its one owner, or each live share holder. */
+	private List<String> holders(String key, long now) {
+		String holder = holder(key, now);
+		if (holder == null) {
+			return List.of();
+		}
+		Map<String, Long> shares = this.shareHolders.get(key);
+		if (shares == null || shares.isEmpty()) {
+			return List.of(OwnerEntries.holderOf(holder));
+		}
+		return liveHolders(key, now).keySet().stream().map(OwnerEntries::holderOf).toList();
+	}
+
 	boolean isLocked(String key) {
 		return guarded((now, handedOver) -> holder(key, now) != null);
 	}
 
 	int queueLength(String key) {
 		return guarded((now, handedOver) -> {
-			WaitQueue queue = this.queues.get(key);
+			OwnerQueue queue = this.queues.get(key);
 			return (queue != null) ? queue.size() : 0;
 		});
 	}
@@ -168,7 +212,7 @@ final class InMemoryLockStore {
 			String holder = holder(key, now);
 			boolean handedToCaller = ownerToken.equals(holder);
 			if (handedToCaller) {
-				this.leases.remove(key);
+				dropLease(key);
 			}
 			if (queueForNanos > 0 && (key.equals(busyKey) || handedToCaller || holder != null || hasWaiters(key, now))) {
 				queueOf(key).stand(ownerToken, now + queueForNanos, !key.equals(busyKey), handedToCaller);
@@ -186,7 +230,7 @@ final class InMemoryLockStore {
 	 * @return that waiter's owner token, or {@code null} when nobody but parked waiters waits
 	 */
 	private @Nullable String handOn(String key, long now, @Nullable String caller, List<HandOver> handedOver) {
-		WaitQueue queue = this.queues.get(key);
+		OwnerQueue queue = this.queues.get(key);
 		String first = (queue != null) ? queue.firstLive(now, caller) : null;
 		String share = (first != null) ? OwnerEntries.shareOf(first) : null;
 		if (share != null) {
@@ -201,7 +245,7 @@ final class InMemoryLockStore {
 			return next;
 		}
 		this.leases.put(key, new Lease(next, now + this.claimLease.toNanos()));
-		handedOver.add(new HandOver(key, next, nextFencingToken()));
+		handedOver.add(new HandOver(key, next, nextFencingToken(key, now)));
 		return next;
 	}
 
@@ -225,7 +269,7 @@ final class InMemoryLockStore {
 			liveHolders(key, now).put(ownerToken, now + ttl.toNanos());
 			leaveQueue(key, ownerToken);
 			keepShared(key, share, now);
-			return AcquireResult.granted(Map.of(key, nextFencingToken()));
+			return AcquireResult.granted(Map.of(key, nextFencingToken(key, now)));
 		}
 		if (queueFor.toNanos() > 0) {
 			queueOf(key).stand(ownerToken, now + queueFor.toNanos(), false, false);
@@ -243,7 +287,7 @@ final class InMemoryLockStore {
 		Map<String, Long> holders = liveHolders(key, now);
 		boolean released = holders.remove(ownerToken) != null;
 		if (holders.isEmpty()) {
-			this.leases.remove(key);
+			dropLease(key);
 			this.shareHolders.remove(key);
 			handOn(key, now, null, handedOver);
 		}
@@ -280,7 +324,7 @@ final class InMemoryLockStore {
 			List<HandOver> handedOver) {
 		Map<String, Long> holders = liveHolders(key, now);
 		int permits = OwnerEntries.permitsOf(share);
-		WaitQueue queue = this.queues.get(key);
+		OwnerQueue queue = this.queues.get(key);
 		boolean waiting = false;
 		for (String waiter = (queue != null) ? queue.firstLive(now, caller) : null; waiter != null;
 				waiter = queue.firstLive(now, caller)) {
@@ -291,7 +335,7 @@ final class InMemoryLockStore {
 			leaveQueue(key, waiter);
 			holders.put(waiter, now + this.claimLease.toNanos());
 			if (!waiter.equals(caller)) {
-				handedOver.add(new HandOver(key, waiter, nextFencingToken()));
+				handedOver.add(new HandOver(key, waiter, nextFencingToken(key, now)));
 			}
 		}
 		keepShared(key, share, now);
@@ -309,7 +353,7 @@ final class InMemoryLockStore {
 	private void keepShared(String key, String share, long now) {
 		Map<String, Long> holders = liveHolders(key, now);
 		if (holders.isEmpty()) {
-			this.leases.remove(key);
+			dropLease(key);
 			this.shareHolders.remove(key);
 		}
 		else {
@@ -317,8 +361,8 @@ final class InMemoryLockStore {
 		}
 	}
 
-	private WaitQueue queueOf(String key) {
-		return this.queues.computeIfAbsent(key, (k) -> new WaitQueue());
+	private OwnerQueue queueOf(String key) {
+		return this.queues.computeIfAbsent(key, (k) -> new OwnerQueue());
 	}
 
 	private void leaveQueue(String key, String ownerToken) {
@@ -331,7 +375,7 @@ final class InMemoryLockStore {
 	private @Nullable String holder(String key, long now) {
 		Lease lease = this.leases.get(key);
 		if (lease != null && !lease.isLiveAt(now)) {
-			this.leases.remove(key);
+			dropLease(key);
 			this.shareHolders.remove(key);
 			return null;
 		}
@@ -339,7 +383,7 @@ final class InMemoryLockStore {
 	}
 
 	private boolean hasWaiters(String key, long now) {
-		WaitQueue queue = this.queues.get(key);
+		OwnerQueue queue = this.queues.get(key);
 		if (queue == null) {
 			return false;
 		}
@@ -351,11 +395,21 @@ final class InMemoryLockStore {
 		return true;
 	}
 
-	/** Strictly increasing across every key, and never below the wall clock in microseconds, like Redis's. */
-	private long nextFencingToken() {
+	/**
+	 * The next fencing token, granted for {@code key} at {@code now}: strictly increasing across every key, and
+	 * never below the wall clock in microseconds, like Redis's.
+	 */
+	private long nextFencingToken(String key, long now) {
 		long clockMicros = TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis());
 		this.lastFencingToken = Math.max(this.lastFencingToken + 1, clockMicros);
+		this.grants.put(key, new Grant(this.lastFencingToken, now));
 		return this.lastFencingToken;
+	}
+
+	/** Forgets the lock of {@code key} and its last grant. */
+	private void dropLease(String key) {
+		this.leases.remove(key);
+		this.grants.remove(key);
 	}
 
 	/** Runs {@code operation} under the guard, then tells the waiters what it handed over. */
@@ -390,6 +444,10 @@ final class InMemoryLockStore {
 	record Extension(String key, String entry, Duration ttl, boolean last) {
 	}
 
+	/** The fencing token of a lock's last grant, and when it was issued on the {@link System#nanoTime()} clock. */
+	private record Grant(long fencingToken, long at) {
+	}
+
 	/** Who holds a lock, and until when on the {@link System#nanoTime()} clock. */
 	private record Lease(String ownerToken, long expiresAt) {
 
@@ -400,7 +458,7 @@ final class InMemoryLockStore {
 	}
 
 	/** The waiters of one key, first come first, each with its deadline; parked waiters are passed over. */
-	private static final class WaitQueue {
+	private static final class OwnerQueue {
 
 		private final Deque<String> order = new ArrayDeque<>();
 
@@ -497,6 +555,15 @@ final class InMemoryLockStore {
 
 		int size() {
 			return this.order.size();
+		}
+
+		/** The waiters whose deadline has not passed, in queue order, as a store lists them. */
+		List<WaitQueue.Waiter> live(long now) {
+			return this.order.stream()
+				.filter((entry) -> this.deadlines.get(entry) - now > 0)
+				.map((entry) -> WaitQueue.Waiter.of(OwnerEntries.tokenOf(entry),
+						Duration.ofNanos(this.deadlines.get(entry) - now), this.parked.contains(entry)))
+				.toList();
 		}
 
 	}
