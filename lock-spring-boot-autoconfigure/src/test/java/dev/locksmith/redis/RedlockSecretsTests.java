@@ -42,7 +42,7 @@ class RedlockSecretsTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class,
 				LocksHealthContributorAutoConfiguration.class))
-		.withPropertyValues("locksmith.store=redlock", "locksmith.redis-timeout=1s");
+		.withPropertyValues("locksmith.store=redlock", "locksmith.redis-timeout=8s");
 
 	@Test
 	void aMalformedUrlStopsTheStartupWithoutItsPassword(CapturedOutput output) {
