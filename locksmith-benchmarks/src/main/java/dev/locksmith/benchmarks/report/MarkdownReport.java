@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -16,6 +15,7 @@ import java.util.function.ToLongFunction;
 
 import dev.locksmith.benchmarks.BenchSettings;
 import dev.locksmith.benchmarks.lock.Library;
+import dev.locksmith.benchmarks.lock.Library.Store;
 import dev.locksmith.benchmarks.scenario.Bytes;
 import dev.locksmith.benchmarks.scenario.ContentionFigures;
 import dev.locksmith.benchmarks.scenario.Curve;
@@ -153,7 +153,7 @@ public final class MarkdownReport {
 	}
 
 	private void shared(ScenarioResults<ReadMostlyAndPermits.Figures> results) {
-		List<Library> libraries = Arrays.stream(Library.values()).filter(Library::hasSharedLocks).toList();
+		List<Library> libraries = Library.on(Store.REDIS).stream().filter(Library::hasSharedLocks).toList();
 		line("## " + results.title());
 		line("");
 		line("**Read/write lock**, %d threads on one key, one section in ten a writer:".formatted(
@@ -309,14 +309,15 @@ public final class MarkdownReport {
 		line("");
 		line("| library | artifact | version | configuration |");
 		line("|---|---|---|---|");
-		for (Library library : Library.values()) {
+		for (Library library : Library.on(Store.REDIS)) {
 			line("| %s | `%s` | %s | %s |".formatted(library.label(), library.artifact(),
 					ArtifactVersions.of(library.artifact()), configuration(library)));
 		}
 		line("");
 	}
 
-	private static String configuration(Library library) {
+	/** How the benchmarks set up {@code library}. */
+	static String configuration(Library library) {
 		return switch (library) {
 			case TEXTBOOK -> "Lettuce sync API, one connection; lease 30 s; `Thread.sleep(1)` between tries";
 			case REDISSON -> "`lock()` with the watchdog; watchdog timeout 3 s";
@@ -325,6 +326,12 @@ public final class MarkdownReport {
 			case SHEDLOCK -> "`RedisLockProvider`, lockAtMostFor 30 s; `Thread.sleep(1)` between tries";
 			case LOCKSMITH -> "`tryAcquire(key, ofTtl(30s).withWaitTime(10s))` in sections, `ofTtl(3s)` renewed when held; Spring Boot auto-configuration defaults";
 			case LOCKSMITH_ANNOTATED -> "`@DistributedLock(key = \"#key\", ttl = \"30s\", waitTime = \"10s\")`, same application";
+			case SHEDLOCK_JDBC -> "`JdbcTemplateLockProvider` with `usingDbTime()`, lockAtMostFor 30 s, a Hikari pool of 10; "
+					+ "`Thread.sleep(1)` between tries";
+			case SPRING_INTEGRATION_JDBC -> "`JdbcLockRegistry` on a `DefaultLockRepository` with its defaults (ttl 10 s, "
+					+ "100 ms between tries), a `DataSourceTransactionManager`, a Hikari pool of 10";
+			case LOCKSMITH_JDBC -> "`locksmith.store=jdbc`, `tryAcquire(key, ofTtl(30s).withWaitTime(10s))`; Spring Boot "
+					+ "auto-configuration defaults (Hikari pool of 10; the store's 4 threads and its listening connection)";
 		};
 	}
 
@@ -351,7 +358,7 @@ public final class MarkdownReport {
 
 	private <R> void table(ScenarioResults<R> results, List<String> headers,
 			BiFunction<Library, R, List<String>> cells) {
-		table(results, List.of(Library.values()), headers, cells);
+		table(results, Library.on(Store.REDIS), headers, cells);
 	}
 
 	private <R> void table(ScenarioResults<R> results, List<Library> libraries, List<String> headers,
