@@ -181,7 +181,8 @@ public final class PostgresReport {
 		line("- Spring Integration's `JdbcLockRegistry` lets one thread of a JVM at a time past a local");
 		line("  `ReentrantLock` per key; that thread polls the table every 100 ms (its default) until the row is free");
 		line("  or expired, so a waiter in another JVM takes the lock only when its poll comes first, and a release");
-		line("  may stay unseen for up to a poll.");
+		line("  may stay unseen for up to a poll. Its expiry (10 s by default) compares times from each application's");
+		line("  clock, not the database's.");
 		line("- Locksmith keeps a FIFO queue per key in the database, hands a released lock to the first live");
 		line("  waiter and wakes it through `LISTEN/NOTIFY`; each grant carries a fencing token that increases per");
 		line("  key, and leases run on the database's clock and are renewed while held. Each lock call is one");
