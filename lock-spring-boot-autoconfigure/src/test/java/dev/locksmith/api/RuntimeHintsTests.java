@@ -77,7 +77,7 @@ class RuntimeHintsTests {
 		assertThat(RuntimeHintsPredicates.resource()
 			.forResource("META-INF/services/io.micrometer.context.ThreadLocalAccessor")).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onType(TypeReference.of("dev.locksmith.core.internal.LockContextAccessor"))
+			.onType(TypeReference.of("dev.locksmith.core.LockContextAccessor"))
 			.withMemberCategory(MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS)).accepts(hints);
 	}
 

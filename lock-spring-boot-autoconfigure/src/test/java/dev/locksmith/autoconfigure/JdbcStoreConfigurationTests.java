@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -22,7 +23,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.FencedValues;
+import dev.locksmith.core.LockContext;
+import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.jdbc.JdbcFencedValues;
@@ -83,8 +88,8 @@ class JdbcStoreConfigurationTests {
 			assertThat(context).hasFailed();
 			FailureAnalysis analysis = new NoLockStoreFailureAnalyzer().analyze(context.getStartupFailure());
 			assertThat(analysis).as("analysed by Locksmith").isNotNull();
-			assertThat(analysis.getDescription()).contains("[locksmith_locks, locksmith_fences, locksmith_waiters, "
-					+ "locksmith_fenced_values] are missing");
+			assertThat(analysis.getDescription()).contains("[locksmith_locks, locksmith_shares, locksmith_fences, "
+					+ "locksmith_waiters, locksmith_fenced_values] are missing");
 			assertThat(analysis.getAction()).contains("locksmith.jdbc.initialize-schema=always");
 		});
 	}
@@ -107,7 +112,7 @@ class JdbcStoreConfigurationTests {
 			.run((context) -> {
 				assertThat(context.getBean(LockService.class).tryAcquire("job", LONG)).isPresent();
 				assertThat(new JdbcLockSchema(dataSource("postgres"), "app_").missingTables()).isEmpty();
-				assertThat(new JdbcLockSchema(dataSource("postgres"), "locksmith_").missingTables()).hasSize(4);
+				assertThat(new JdbcLockSchema(dataSource("postgres"), "locksmith_").missingTables()).hasSize(5);
 			});
 	}
 
@@ -122,6 +127,19 @@ class JdbcStoreConfigurationTests {
 	}
 
 	@Test
+	void readLocksAndPermitsOnTheJdbcStoreStartAndLock() {
+		this.runner.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LocksmithAopAutoConfiguration.class))
+			.withPropertyValues("locksmith.jdbc.initialize-schema=always")
+			.withBean(Reports.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Reports reports = context.getBean(Reports.class);
+				assertThat(reports.read("doc")).as("held while reading").isTrue();
+				assertThat(reports.render()).as("held while rendering").isTrue();
+			});
+	}
+
+	@Test
 	void theQualifiedDataSourceIsTheOneLockedOn() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class))
 			.withPropertyValues("locksmith.store=jdbc", "locksmith.jdbc.initialize-schema=always")
@@ -129,7 +147,7 @@ class JdbcStoreConfigurationTests {
 			.run((context) -> {
 				assertThat(context.getBean(LockService.class).tryAcquire("job", LONG)).isPresent();
 				assertThat(new JdbcLockSchema(dataSource("other"), "locksmith_").missingTables()).isEmpty();
-				assertThat(new JdbcLockSchema(dataSource("postgres"), "locksmith_").missingTables()).hasSize(4);
+				assertThat(new JdbcLockSchema(dataSource("postgres"), "locksmith_").missingTables()).hasSize(5);
 			});
 	}
 
@@ -184,6 +202,20 @@ class JdbcStoreConfigurationTests {
 				Statement statement = connection.createStatement()) {
 			statement.execute(sql);
 		}
+	}
+
+	static class Reports {
+
+		@DistributedLock(key = "#id", mode = LockMode.READ)
+		public boolean read(String id) {
+			return LockContext.current().map(LockHandle::isHeld).orElse(false);
+		}
+
+		@DistributedLock(permits = 4)
+		public boolean render() {
+			return LockContext.current().map(LockHandle::isHeld).orElse(false);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

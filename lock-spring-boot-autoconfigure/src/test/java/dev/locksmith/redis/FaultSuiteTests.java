@@ -1,12 +1,9 @@
 package dev.locksmith.redis;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,10 +13,10 @@ import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import dev.locksmith.redis.FaultPhases.Fault;
 import dev.locksmith.redis.ReliabilityReport.Outcome;
 import dev.locksmith.testing.RedisServer;
 import dev.locksmith.testing.RedisVersion;
-import dev.locksmith.testing.WorkerJvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -39,9 +36,6 @@ class FaultSuiteTests {
 
 	private static final Duration PAST_THE_TTL = FencedCounterWorker.TTL.plusSeconds(1);
 
-	/** Accepted writes that a phase lets the workload make before and after its fault. */
-	private static final int STEADY_WRITES = 20;
-
 	private static final RedisLockKeys KEYS = new RedisLockKeys("lock:");
 
 	/** The version of the lock store in this run, injected by JUnit. */
@@ -56,18 +50,16 @@ class FaultSuiteTests {
 
 	private Checker checker;
 
+	private FaultPhases phases;
+
 	@BeforeEach
 	void start() throws Exception {
 		this.store = RedisServer.start(this.version);
 		this.checkerServer = RedisServer.start();
 		this.checker = new Checker(this.checkerServer.port());
-		for (int i = 0; i < WORKERS; i++) {
-			this.workers.add(new ProcessBuilder(WorkerJvm.command(FencedCounterWorker.class, Integer.toString(this.store.port()),
-					Integer.toString(this.checkerServer.port())))
-				.redirectErrorStream(true)
-				.redirectOutput(Files.createTempFile("fenced-worker-", ".log").toFile())
-				.start());
-		}
+		this.phases = new FaultPhases(this.checker);
+		this.workers.addAll(FaultPhases.startWorkers(WORKERS, FencedCounterWorker.class,
+				Integer.toString(this.store.port()), Integer.toString(this.checkerServer.port())));
 	}
 
 	@AfterEach
@@ -83,34 +75,13 @@ class FaultSuiteTests {
 
 	@Test
 	void fencedWorkLosesNoUpdateAndRecoversAfterEveryFault() throws Exception {
-		// three worker JVMs start first, slowly on a busy machine
-		await().atMost(Duration.ofMinutes(3)).until(() -> accepted() >= 20);
-		List<Outcome> outcomes = new ArrayList<>();
-		for (Fault fault : faults()) {
-			outcomes.add(run(fault));
-		}
-		this.checker.stopWorkers();
-		for (Process worker : this.workers) {
-			assertThat(worker.waitFor(1, TimeUnit.MINUTES)).isTrue();
-			assertThat(worker.exitValue()).isZero();
-		}
-		Map<String, Long> end = this.checker.snapshot();
-		ReliabilityReport.write(this.version, outcomes, end, this.store.command("INFO", "server"));
-
-		assertThat(end.getOrDefault("unexpected", 0L)).as("failures other than busy or unavailable").isZero();
-		assertThat(end.get("sum")).as("the counters add up to the accepted writes: no lost update")
-			.isEqualTo(end.get("accepted"));
-		for (Outcome outcome : outcomes) {
-			assertThat(outcome.lostUpdates()).as("lost updates during '%s'", outcome.fault()).isZero();
-			if (!outcome.overlapsAllowed()) {
-				assertThat(outcome.overlaps()).as("overlaps during '%s'", outcome.fault()).isZero();
-			}
-		}
+		List<Outcome> outcomes = this.phases.run(faults(), this.workers);
+		ReliabilityReport.write(this.version, outcomes, this.phases.check(outcomes), this.store.command("INFO", "server"));
 	}
 
 	private List<Fault> faults() {
 		Process holder = this.workers.get(0);
-		return List.of(new Fault("none (baseline)", false, this::awaitSteadyWrites),
+		return List.of(new Fault("none (baseline)", false, this.phases::awaitSteadyWrites),
 				new Fault("a worker JVM frozen (SIGSTOP) inside a critical section, past its lease", true, () -> {
 					this.checker.holdInside(holder.pid());
 					String key = await().atMost(Duration.ofMinutes(1))
@@ -142,10 +113,11 @@ class FaultSuiteTests {
 				new Fault("CLIENT KILL of the subscriber connections", false,
 						() -> this.store.command("CLIENT", "KILL", "TYPE", "pubsub")),
 				new Fault("memory full (maxmemory reached, noeviction) until lock calls fail", false, () -> {
-					long failedBefore = failedClosed();
+					long failedBefore = this.phases.failedClosed();
 					this.store.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
 					this.store.command("CONFIG", "SET", "maxmemory", "1");
-					await().atMost(Duration.ofMinutes(1)).until(() -> failedClosed() > failedBefore + STEADY_WRITES);
+					await().atMost(Duration.ofMinutes(1))
+						.until(() -> this.phases.failedClosed() > failedBefore + FaultPhases.STEADY_WRITES);
 					this.store.command("CONFIG", "SET", "maxmemory", "0");
 				}), new Fault("SCRIPT FLUSH", false, () -> this.store.command("SCRIPT", "FLUSH")));
 	}
@@ -157,51 +129,12 @@ class FaultSuiteTests {
 			.until(() -> !RedisServer.answersOn(this.store.port()));
 	}
 
-	private void awaitSteadyWrites() {
-		long start = accepted();
-		await().atMost(Duration.ofMinutes(1)).until(() -> accepted() >= start + STEADY_WRITES);
-	}
-
 	private long lostLeasesSeen() {
 		return this.checker.snapshot().getOrDefault("lost-leases-seen", 0L);
 	}
 
-	private long failedClosed() {
-		return this.checker.snapshot().getOrDefault("unavailable", 0L);
-	}
-
-	/** Injects the fault, measures the time to the next accepted write, then lets the workload run on. */
-	private Outcome run(Fault fault) throws Exception {
-		Map<String, Long> before = this.checker.snapshot();
-		fault.inject().run();
-		long injected = System.nanoTime();
-		long acceptedThen = accepted();
-		await().atMost(Duration.ofMinutes(1))
-			.pollInterval(Duration.ofMillis(5))
-			.alias("an accepted write after '" + fault.name() + "'")
-			.until(() -> accepted() > acceptedThen);
-		Duration recovery = Duration.ofNanos(System.nanoTime() - injected);
-		awaitSteadyWrites();
-		return Outcome.between(fault.name(), fault.overlapsAllowed(), before, this.checker.snapshot(), recovery);
-	}
-
-	private long accepted() {
-		return this.checker.snapshot().getOrDefault("accepted", 0L);
-	}
-
 	private static void signal(Process process, String signal) throws Exception {
 		assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor()).isZero();
-	}
-
-	/** A fault, and whether the lock model allows two holders at once while it lasts. */
-	private record Fault(String name, boolean overlapsAllowed, Injection inject) {
-	}
-
-	@FunctionalInterface
-	private interface Injection {
-
-		void run() throws Exception;
-
 	}
 
 }

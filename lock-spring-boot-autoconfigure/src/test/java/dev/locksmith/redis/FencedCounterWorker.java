@@ -28,16 +28,21 @@ public final class FencedCounterWorker {
 	public static void main(String[] args) throws Exception {
 		try (WorkerLocks worker = new WorkerLocks(Integer.parseInt(args[0]), REDIS_TIMEOUT);
 				Checker checker = new Checker(Integer.parseInt(args[1]))) {
-			Thread[] threads = new Thread[2];
-			for (int i = 0; i < threads.length; i++) {
-				threads[i] = new Thread(() -> work(worker.locks, OPTIONS, checker), "fenced-worker-" + i);
-				threads[i].start();
-			}
-			for (Thread thread : threads) {
-				thread.join();
-			}
+			workOnTwoThreads(worker.locks, checker);
 		}
 		System.exit(0);
+	}
+
+	/** Works as {@link #work(LockService, LockOptions, Checker)} on two threads, until told to stop. */
+	static void workOnTwoThreads(LockService locks, Checker checker) throws InterruptedException {
+		Thread[] threads = new Thread[2];
+		for (int i = 0; i < threads.length; i++) {
+			threads[i] = new Thread(() -> work(locks, OPTIONS, checker), "fenced-worker-" + i);
+			threads[i].start();
+		}
+		for (Thread thread : threads) {
+			thread.join();
+		}
 	}
 
 	/** Locks a random account with {@code options} and increments its counter, fenced, until told to stop. */

@@ -34,15 +34,16 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.locksmith.core.DefaultLockService;
-import dev.locksmith.core.LockStore.AcquireResult;
-import dev.locksmith.core.LockStore.LeaseExtension;
 import dev.locksmith.core.HandleOwnerTokens;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostEvent;
 import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockStore.AcquireResult;
+import dev.locksmith.core.LockStore.LeaseExtension;
 import dev.locksmith.core.LockUnavailableException;
 import dev.locksmith.core.LostLeaseRecorder;
+import dev.locksmith.core.OwnerEntries;
 import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.testing.CommandMonitor;
 import dev.locksmith.testing.RedisServer;
@@ -162,7 +163,7 @@ class RedisLockServiceTests {
 		holder.close();
 
 		LockHandle handed = waiter.get(20, TimeUnit.SECONDS).orElseThrow();
-		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(RedisOwners.entryOf(HandleOwnerTokens.owner(handed)));
+		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(OwnerEntries.of(HandleOwnerTokens.owner(handed)));
 		assertThat(handed.fencingToken()).isGreaterThan(holder.fencingToken())
 			.isEqualTo(Long.parseLong(redis.command("GET", KEYS.fenceKey("job"))));
 		handed.close();
@@ -200,12 +201,12 @@ class RedisLockServiceTests {
 			.atMost(Duration.ofSeconds(10))
 			.alias("the stale hand-over not taken")
 			.until(() -> granted.get() == null && redis.command("GET", KEYS.lockKey("job"))
-				.equals(RedisOwners.entryOf(HandleOwnerTokens.owner(second))));
+				.equals(OwnerEntries.of(HandleOwnerTokens.owner(second))));
 		second.close();
 		waiter.join(TimeUnit.SECONDS.toMillis(30));
 		LockHandle handed = granted.get().orElseThrow();
 		assertThat(handed.fencingToken()).isGreaterThan(second.fencingToken());
-		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(RedisOwners.entryOf(HandleOwnerTokens.owner(handed)));
+		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(OwnerEntries.of(HandleOwnerTokens.owner(handed)));
 		handed.close();
 	}
 
@@ -252,7 +253,7 @@ class RedisLockServiceTests {
 		assertThat(backend.attempts.get()).as("no acquisition after the hand-over").isEqualTo(attemptsBeforeRelease);
 		assertThat(handed.fencingToken()).isGreaterThan(holder.fencingToken())
 			.isEqualTo(Long.parseLong(redis.command("GET", KEYS.fenceKey("job"))));
-		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(RedisOwners.entryOf(HandleOwnerTokens.owner(handed)));
+		assertThat(redis.command("GET", KEYS.lockKey("job"))).isEqualTo(OwnerEntries.of(HandleOwnerTokens.owner(handed)));
 		await().atMost(Duration.ofSeconds(10))
 			.alias("the claim extended to the full lease in the background")
 			.until(() -> Long.parseLong(redis.command("PTTL", KEYS.lockKey("job"))) > RedisLockBackend.DEFAULT_CLAIM_LEASE.toMillis());

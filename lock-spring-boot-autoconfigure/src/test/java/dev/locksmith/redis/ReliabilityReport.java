@@ -31,7 +31,7 @@ final class ReliabilityReport {
 	 */
 	static void write(RedisVersion version, List<Outcome> outcomes, Map<String, Long> totals, String redisInfo)
 			throws IOException {
-		String table = table(outcomes, totals, redisInfo);
+		String table = table(outcomes, totals, "Redis " + redisVersion(redisInfo));
 		if (version == RedisVersion.SYSTEM) {
 			writeSection("faults-system-redis", "## The same faults on the system's Redis\n\nThe fault suite runs on"
 					+ " every tested server; this table is its run on the system's `redis-server`.\n\n" + table);
@@ -89,11 +89,11 @@ final class ReliabilityReport {
 		}
 	}
 
-	/** The run's line and its table of faults. */
-	private static String table(List<Outcome> outcomes, Map<String, Long> totals, String redisInfo) {
+	/** The run's line, on {@code server}, and its table of faults, with the whole run's totals in its last row. */
+	static String table(List<Outcome> outcomes, Map<String, Long> totals, String server) {
 		StringBuilder table = new StringBuilder();
 		table.append("Run of ").append(LocalDate.now()).append(" on ").append(Runtime.getRuntime().availableProcessors())
-			.append(" cores, Redis ").append(redisVersion(redisInfo)).append(".\n\n");
+			.append(" cores, ").append(server).append(".\n\n");
 		table.append("| fault | critical sections | overlaps (allowed by the model?) | stale reads and writes rejected"
 				+ " | lost updates | lock calls that failed closed | recovery |\n|---|---|---|---|---|---|---|\n");
 		for (Outcome outcome : outcomes) {

@@ -10,6 +10,7 @@ import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.HandleOwnerTokens;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.OwnerEntries;
 
 /**
  * A separate JVM that holds a renewed read lock or permit, for {@link SharedLockProcessTests}. It reports
@@ -34,7 +35,7 @@ public final class ShareHolderWorker {
 				return;
 			}
 			try (LockHandle handle = granted.get()) {
-				report("ACQUIRED " + RedisOwners.entryOf(HandleOwnerTokens.owner(handle)));
+				report("ACQUIRED " + OwnerEntries.of(HandleOwnerTokens.owner(handle)));
 				new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
 			}
 			report("RELEASED");

@@ -12,7 +12,7 @@ import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockService;
 import dev.locksmith.core.LockUnavailableException;
-import dev.locksmith.core.internal.OutageLog;
+import dev.locksmith.core.OutageLog;
 
 /**
  * Keeps one leader of a role in the fleet: every instance campaigns for the renewed lock

@@ -2,9 +2,6 @@ package dev.locksmith.core;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.locksmith.core.internal.ForwardingLockHandle;
-import dev.locksmith.core.internal.HolderAware;
-
 /** One further hold on a {@link DefaultLockHandle}, taken by {@link LockHandle#hold()}; closing it ends that hold only. */
 final class AddedHold extends ForwardingLockHandle implements HolderAware {
 

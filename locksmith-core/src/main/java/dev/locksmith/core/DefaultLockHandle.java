@@ -20,7 +20,6 @@ import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.LockStore.LeaseExtension;
-import dev.locksmith.core.internal.HolderAware;
 import dev.locksmith.core.observation.LockOutcome;
 
 /**

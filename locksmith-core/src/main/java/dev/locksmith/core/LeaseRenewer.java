@@ -16,7 +16,6 @@ import java.util.function.IntConsumer;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.LockStore.LeaseExtension;
-import dev.locksmith.core.internal.OutageLog;
 
 /**
  * Watchdog that extends the leases of held locks every {@code ttl / 3}. One tick at a time is pending,

@@ -9,7 +9,6 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.annotation.LockMode;
-import dev.locksmith.core.internal.TimeLimit;
 
 /**
  * What operators see and do in the lock store, for the Actuator endpoints and health: what the store holds

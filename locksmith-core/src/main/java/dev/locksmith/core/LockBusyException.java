@@ -4,7 +4,6 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
-
 /**
  * Another owner held the lock for the whole wait; says which lock, and when trying again has a chance.
  *

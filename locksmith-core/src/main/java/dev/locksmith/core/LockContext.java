@@ -2,9 +2,6 @@ package dev.locksmith.core;
 
 import java.util.Optional;
 
-import dev.locksmith.core.internal.HeldLock;
-import dev.locksmith.core.internal.LockFrames;
-
 /**
  * The lock that the running call holds on this thread: gives annotated code and the action of
  * {@link LockService#callLocked} its {@link LockHandle} (and fencing token). Inside operators of a

@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-
 /**
  * Calls the {@link LockEventListener}s on a thread of their own, one event at a time, so a slow listener
  * never delays lease renewal.

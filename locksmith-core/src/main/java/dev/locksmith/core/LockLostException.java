@@ -5,7 +5,6 @@ import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
-
 /**
  * The lease ended, or another owner took the lock, while the protected work was still running.
  *

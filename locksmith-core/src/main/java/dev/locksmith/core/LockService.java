@@ -65,7 +65,7 @@ public interface LockService {
 	 * @throws LockLostException when the lease was lost while the action ran
 	 */
 	default <T> T callLocked(String key, LockOptions options, Callable<T> action) {
-		return LockedCall.call(this, key, options, action);
+		return LockedCalls.callLocked(this, key, options, action);
 	}
 
 	/** Runs {@code action} while holding the lock, like {@link #callLocked}. */

@@ -11,7 +11,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-
 /**
  * The {@link Renewal} of locks that nobody renews: their leases run out unless extended on request, and
  * a lock still held when its lease ends is lost. A lock handed over under a claim lease is extended to

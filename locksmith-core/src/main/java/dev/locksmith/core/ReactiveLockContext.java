@@ -4,9 +4,6 @@ import java.util.List;
 
 import reactor.core.publisher.Mono;
 
-import dev.locksmith.core.internal.HeldLock;
-import dev.locksmith.core.internal.ReactiveLockFrames;
-
 /**
  * The lock that a {@code Mono} or {@code Flux} runs under, read from its Reactor context: the reactive
  * sibling of {@link LockContext}, for code that runs inside operators on any thread.

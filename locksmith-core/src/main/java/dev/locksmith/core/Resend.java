@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
-
 /**
  * Sends a store call again, with growing jittered pauses and no thread of its own, while it fails in a
  * way a later try may not, until it answers or the deadline has passed. No pause is longer than half the

@@ -10,8 +10,6 @@ import java.util.function.Supplier;
 import dev.locksmith.core.LockStore.AcquireRequest;
 import dev.locksmith.core.LockStore.AcquireResult;
 import dev.locksmith.core.LockStore.LeaseExtension;
-import dev.locksmith.core.internal.OutageLog;
-import dev.locksmith.core.internal.TimeLimit;
 
 /**
  * The engine's side of the {@link LockStore}: waits for each store call on the caller's thread, at

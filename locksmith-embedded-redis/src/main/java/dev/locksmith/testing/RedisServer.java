@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import java.util.function.IntSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -59,7 +61,12 @@ public final class RedisServer implements AutoCloseable {
 
 	/** Starts a server on a free port. */
 	public static RedisServer start() {
-		return startOn(freePort());
+		return onFreePort((port) -> new RedisServer(port, List.of(), null));
+	}
+
+	/** A server on {@code port}, not started yet. */
+	static RedisServer unstartedOn(int port) {
+		return new RedisServer(port, List.of(), null);
 	}
 
 	/** Starts a server on {@code port}, with extra {@code redis-server} arguments such as {@code --cluster-enabled yes}. */
@@ -71,10 +78,11 @@ public final class RedisServer implements AutoCloseable {
 
 	/** Starts a server of {@code version} on a free port, with extra {@code redis-server} arguments such as {@code --tls-port}. */
 	public static RedisServer start(RedisVersion version, String... extraArguments) {
-		RedisServer server = new RedisServer(freePort(), List.of(extraArguments), null);
-		server.binary = version.binary();
-		server.launch();
-		return server;
+		return onFreePort((port) -> {
+			RedisServer server = new RedisServer(port, List.of(extraArguments), null);
+			server.binary = version.binary();
+			return server;
+		});
 	}
 
 	/** Starts a server of {@code version} on {@code port}, with extra {@code redis-server} arguments. */
@@ -108,10 +116,35 @@ public final class RedisServer implements AutoCloseable {
 	 * binary builds jemalloc in under the {@code je_} prefix and leaves {@code malloc} to glibc.
 	 */
 	public static RedisServer start(FakeClock clock) {
-		RedisServer server = new RedisServer(freePort(), List.of(), null, clock.environment());
-		server.binary = RedisVersion.BUNDLED.binary();
-		server.launch();
-		return server;
+		return onFreePort((port) -> {
+			RedisServer server = new RedisServer(port, List.of(), null, clock.environment());
+			server.binary = RedisVersion.BUNDLED.binary();
+			return server;
+		});
+	}
+
+	/**
+	 * Launches the server that {@code server} makes for a free port, on another free port when another
+	 * process took that one first: test JVMs that run side by side pick their ports independently.
+	 */
+	private static RedisServer onFreePort(IntFunction<RedisServer> server) {
+		return onFreePort(RedisServer::freePort, server);
+	}
+
+	/** {@link #onFreePort(IntFunction)} on the ports that {@code ports} proposes. */
+	static RedisServer onFreePort(IntSupplier ports, IntFunction<RedisServer> server) {
+		for (int attempt = 1;; attempt++) {
+			RedisServer made = server.apply(ports.getAsInt());
+			try {
+				made.launch();
+				return made;
+			}
+			catch (PortTakenException ex) {
+				if (attempt == 5) {
+					throw ex;
+				}
+			}
+		}
 	}
 
 	/**
@@ -290,21 +323,40 @@ public final class RedisServer implements AutoCloseable {
 		return null;
 	}
 
+	/**
+	 * Waits until this server answers on its port; a server of another process that answers there (the
+	 * port was taken between choosing and binding it) does not count.
+	 */
 	private void awaitReady() {
 		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+		String ownProcess = "process_id:" + this.process.pid();
 		while (true) {
+			RuntimeException failure = null;
 			try {
-				if ("PONG".equals(RespClient.call(this.port, 500, "PING"))) {
+				if (RespClient.call(this.port, 500, "INFO", "server").contains(ownProcess)) {
 					return;
 				}
 			}
 			catch (RuntimeException ex) {
-				if (!this.process.isAlive() || System.nanoTime() > deadline || libfaketimeGaveUp()) {
-					throw new IllegalStateException("redis-server did not start on port " + this.port + logTail(), ex);
-				}
+				failure = ex;
+			}
+			if (!this.process.isAlive() && logTail().contains("Address already in use")) {
+				throw new PortTakenException("port " + this.port + " was taken by another process" + logTail());
+			}
+			if (!this.process.isAlive() || System.nanoTime() > deadline || libfaketimeGaveUp()) {
+				throw new IllegalStateException("redis-server did not start on port " + this.port + logTail(), failure);
 			}
 			sleepBriefly();
 		}
+	}
+
+	/** The server could not bind its port, which another process took. */
+	private static final class PortTakenException extends IllegalStateException {
+
+		PortTakenException(String message) {
+			super(message);
+		}
+
 	}
 
 	/** Whether libfaketime wrote that it cannot run this binary: the server then hangs at start. */

@@ -17,8 +17,11 @@ import dev.locksmith.core.LockUnavailableException;
 /**
  * Runs each store call as one short transaction on a connection of the data source, on the store's own
  * small executor, so that the store never holds more connections than it has threads and a caller never
- * blocks. Each transaction is bounded by {@code SET LOCAL statement_timeout}; a failure fails the call's
- * future with {@link LockUnavailableException}.
+ * blocks. Each transaction runs at {@code READ COMMITTED} whatever the pool's default isolation: the schema's
+ * functions serialize the calls on a key by advisory locks and read what the call before committed, which a
+ * snapshot taken before the wait (at {@code REPEATABLE READ} and {@code SERIALIZABLE}) would not show, failing
+ * the call with a serialization failure. Each transaction is bounded by {@code SET LOCAL statement_timeout};
+ * a failure fails the call's future with {@link LockUnavailableException}.
  */
 final class JdbcCalls implements AutoCloseable {
 
@@ -65,7 +68,8 @@ final class JdbcCalls implements AutoCloseable {
 			connection.setAutoCommit(false);
 			try {
 				try (Statement timeout = connection.createStatement()) {
-					timeout.execute("SET LOCAL statement_timeout = " + this.statementTimeoutMillis);
+					timeout.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; SET LOCAL statement_timeout = "
+							+ this.statementTimeoutMillis);
 				}
 				T result = work.run(connection);
 				connection.commit();

@@ -16,6 +16,7 @@ import javax.sql.DataSource;
 
 import dev.locksmith.core.LockOwner;
 import dev.locksmith.core.LockStore;
+import dev.locksmith.core.OwnerEntries;
 import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.core.StoreAdministration;
 
@@ -24,7 +25,9 @@ import dev.locksmith.core.StoreAdministration;
  * counter per key that is never deleted, and a fair queue per key whose first waiter a release hands the lock
  * to under the claim lease, told by {@code LISTEN/NOTIFY}. Each call is one short transaction (a function of
  * {@code schema-postgresql.sql}) on the store's own small executor, so waiters hold no connection while they
- * wait. Exclusive locks only: readers and permits are refused by the engine.
+ * wait. Readers and permit holders share a lock with the Redis store's rules: each with its own lease and
+ * fencing token, queued with the key's writers in arrival order, a release handing the lock to every waiting
+ * reader up to the next writer.
  * <pre>{@code
  * JdbcLockStore store = JdbcLockStore.builder(dataSource).build();
  * store.start();
@@ -65,17 +68,15 @@ public final class JdbcLockStore implements LockStore {
 
 	@Override
 	public CompletableFuture<AcquireResult> tryAcquire(AcquireRequest request) {
+		if (!request.owner().share().exclusive()) {
+			return acquireShare(request);
+		}
 		return this.calls.call("to acquire " + request.keys(), (connection) -> {
 			try (PreparedStatement acquire = connection.prepareStatement(this.tables.call("acquire", 5))) {
 				acquire.setArray(1, texts(connection, request.keys()));
-				acquire.setString(2, request.owner().token());
-				acquire.setLong(3, request.ttl().toMillis());
-				acquire.setLong(4, request.queueFor().toMillis());
-				acquire.setLong(5, this.claimLease.toMillis());
-				Long[] answer = (Long[]) single(acquire).getArray();
+				Long[] answer = (Long[]) answer(acquire, request).getArray();
 				if (answer[0] == 0) {
-					return AcquireResult.busy(request.keys().get(answer[1].intValue() - 1), Duration.ofMillis(answer[2]),
-							answer[3]);
+					return busy(request.keys().get(answer[1].intValue() - 1), answer);
 				}
 				Map<String, Long> tokens = new LinkedHashMap<>();
 				for (int i = 0; i < request.keys().size(); i++) {
@@ -86,6 +87,29 @@ public final class JdbcLockStore implements LockStore {
 		});
 	}
 
+	/**
+	 * Takes the reader's share or the permit that the request's owner asks for, or queues for it.
+	 * @throws IllegalStateException (through the future) when the lock is held with another permit count
+	 */
+	private CompletableFuture<AcquireResult> acquireShare(AcquireRequest request) {
+		String key = request.keys().get(0);
+		return this.calls.call("to acquire " + request.keys(), (connection) -> {
+			try (PreparedStatement acquire = connection.prepareStatement(this.tables.call("acquire_share", 5))) {
+				acquire.setString(1, key);
+				return (Long[]) answer(acquire, request).getArray();
+			}
+		}).thenApply((answer) -> switch (answer[0].intValue()) {
+			case 1 -> AcquireResult.granted(Map.of(key, answer[1]));
+			case 0 -> busy(key, answer);
+			default -> throw OwnerEntries.permitsMismatch(key, request.owner().share().permits(), answer[1]);
+		});
+	}
+
+	/** A refusal answered {@code {0, i, remaining lease in ms, fencing counter}}. */
+	private static AcquireResult busy(String key, Long[] answer) {
+		return AcquireResult.busy(key, Duration.ofMillis(answer[2]), answer[3]);
+	}
+
 	/** Releases; tells {@code handOvers} of each waiter the release handed a lock to before it answers. */
 	@Override
 	public CompletableFuture<Integer> release(List<String> keys, LockOwner owner,
@@ -93,7 +117,7 @@ public final class JdbcLockStore implements LockStore {
 		return this.calls.call("to release " + keys, (connection) -> {
 			try (PreparedStatement release = connection.prepareStatement(this.tables.call("release", 3))) {
 				release.setArray(1, texts(connection, keys));
-				release.setString(2, owner.token());
+				release.setString(2, OwnerEntries.of(owner));
 				release.setLong(3, this.claimLease.toMillis());
 				return (String[]) single(release).getArray();
 			}
@@ -112,7 +136,7 @@ public final class JdbcLockStore implements LockStore {
 					try (PreparedStatement extend = connection.prepareStatement(this.tables.call("extend", 4))) {
 						extend.setArray(1, texts(connection, leases.stream().map(LeaseExtension::key).toList()));
 						extend.setArray(2, texts(connection,
-								leases.stream().map((lease) -> lease.owner().token()).toList()));
+								leases.stream().map((lease) -> OwnerEntries.of(lease.owner())).toList()));
 						extend.setArray(3, connection.createArrayOf("bigint",
 								leases.stream().map((lease) -> lease.ttl().toMillis()).toArray()));
 						extend.setArray(4, connection.createArrayOf("boolean",
@@ -150,6 +174,12 @@ public final class JdbcLockStore implements LockStore {
 		return this.notifications;
 	}
 
+	/** Readers and permits, as on Redis. */
+	@Override
+	public boolean grantsShares() {
+		return true;
+	}
+
 	@Override
 	public Duration claimLease() {
 		return this.claimLease;
@@ -164,6 +194,18 @@ public final class JdbcLockStore implements LockStore {
 
 	private static Array texts(Connection connection, List<String> values) throws SQLException {
 		return connection.createArrayOf("text", values.toArray());
+	}
+
+	/**
+	 * Runs an acquisition, the key or keys set as its first parameter, with the request's owner entry, lease,
+	 * queueing time and the claim lease as the next four, for its one value.
+	 */
+	private Array answer(PreparedStatement acquisition, AcquireRequest request) throws SQLException {
+		acquisition.setString(2, OwnerEntries.of(request.owner()));
+		acquisition.setLong(3, request.ttl().toMillis());
+		acquisition.setLong(4, request.queueFor().toMillis());
+		acquisition.setLong(5, this.claimLease.toMillis());
+		return single(acquisition);
 	}
 
 	private static Array single(PreparedStatement statement) throws SQLException {

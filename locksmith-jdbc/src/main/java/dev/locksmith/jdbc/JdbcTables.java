@@ -19,7 +19,7 @@ final class JdbcTables {
 	static final String DEFAULT_PREFIX = "locksmith_";
 
 	/** The tables a store needs, without their prefix. */
-	static final List<String> TABLES = List.of("locks", "fences", "waiters", "fenced_values");
+	static final List<String> TABLES = List.of("locks", "shares", "fences", "waiters", "fenced_values");
 
 	private static final Pattern PREFIX = Pattern.compile("[a-z_][a-z0-9_]{0,29}");
 
@@ -42,6 +42,10 @@ final class JdbcTables {
 
 	String locks() {
 		return this.prefix + "locks";
+	}
+
+	String shares() {
+		return this.prefix + "shares";
 	}
 
 	String fencedValues() {

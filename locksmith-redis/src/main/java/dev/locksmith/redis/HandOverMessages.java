@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import dev.locksmith.core.OwnerEntries;
 import dev.locksmith.core.ReleaseNotifications.Listener;
 
 /**
@@ -31,7 +32,7 @@ final class HandOverMessages {
 		try {
 			Duration claimLease = Duration.ofMillis(Long.parseLong(body.substring(0, first)));
 			long fencingToken = Long.parseLong(body.substring(first + 1, second));
-			listener.handedOver(key, RedisOwners.tokenOf(body.substring(second + 1)), claimLease, fencingToken);
+			listener.handedOver(key, OwnerEntries.tokenOf(body.substring(second + 1)), claimLease, fencingToken);
 		}
 		catch (NumberFormatException ex) {
 			logger.debug("Dropped a hand-over of another form: " + body.substring(0, first));

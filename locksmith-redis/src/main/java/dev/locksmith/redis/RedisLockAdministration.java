@@ -28,6 +28,7 @@ import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 
 import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockUnavailableException;
+import dev.locksmith.core.OwnerEntries;
 import dev.locksmith.core.StoreAdministration;
 
 /**
@@ -187,7 +188,7 @@ final class RedisLockAdministration implements StoreAdministration, AutoCloseabl
 			}
 			String value = owner.toString();
 			if (!SHARE.matcher(value).matches()) {
-				locks.add(StoredLock.of(key, Duration.ofMillis(millis), RedisOwners.holderOf(value)));
+				locks.add(StoredLock.of(key, Duration.ofMillis(millis), OwnerEntries.holderOf(value)));
 				continue;
 			}
 			StoredLock shared = shared(key, value, millis);
@@ -211,10 +212,10 @@ final class RedisLockAdministration implements StoreAdministration, AutoCloseabl
 		double last = holders.stream().mapToDouble(RedisLockAdministration::scoreOf).max().orElse(0);
 		Map<String, Duration> leases = new LinkedHashMap<>();
 		for (TypedTuple<String> holder : holders) {
-			leases.put(RedisOwners.holderOf(String.valueOf(holder.getValue())),
+			leases.put(OwnerEntries.holderOf(String.valueOf(holder.getValue())),
 					Duration.ofMillis(pttl - (long) (last - scoreOf(holder))));
 		}
-		return StoredLock.shared(key, RedisOwners.typed(share), leases);
+		return StoredLock.shared(key, OwnerEntries.typed(share), leases);
 	}
 
 	private static double scoreOf(TypedTuple<String> holder) {

@@ -21,6 +21,7 @@ import org.springframework.util.ClassUtils;
 
 import dev.locksmith.core.LockOwner;
 import dev.locksmith.core.LockStore;
+import dev.locksmith.core.OwnerEntries;
 import dev.locksmith.core.ReleaseNotifications.Listener;
 import dev.locksmith.core.StoreAdministration;
 /**
@@ -155,7 +156,7 @@ final class RedisLockBackend implements LockStore {
 		if (!request.owner().share().exclusive()) {
 			return this.shares.acquire(keys.get(0), request.owner(), request.ttl(), request.queueFor());
 		}
-		String owner = RedisOwners.entryOf(request.owner());
+		String owner = OwnerEntries.of(request.owner());
 		List<List<Integer>> slotGroups = (keys.size() == 1) ? List.of(List.of(0)) : this.slots.partition(keys);
 		if (slotGroups.size() == 1) {
 			return acquireInOneSlot(keys, owner, request.ttl(), request.queueFor());
@@ -173,7 +174,7 @@ final class RedisLockBackend implements LockStore {
 		if (!owner.share().exclusive()) {
 			return this.shares.release(keys.get(0), owner);
 		}
-		return release(keys, RedisOwners.entryOf(owner), handOvers);
+		return release(keys, OwnerEntries.of(owner), handOvers);
 	}
 
 	private CompletableFuture<Integer> release(List<String> keys, String owner, Listener handOvers) {
@@ -235,7 +236,7 @@ final class RedisLockBackend implements LockStore {
 			List<String> groupKeys = group.stream().map(keys::get).toList();
 			List<Long> groupFloors = groupKeys.stream().map(floors::get).toList();
 			raised = raised.thenCombine(this.scripts.call("fencing write-back", groupKeys, LockScripts.RAISE_FENCES,
-					this.arguments.raiseFences(groupKeys, RedisOwners.entryOf(owner), groupFloors), (held) -> held == 1L),
+					this.arguments.raiseFences(groupKeys, OwnerEntries.of(owner), groupFloors), (held) -> held == 1L),
 					Boolean::logicalAnd);
 		}
 		return raised;
@@ -248,7 +249,7 @@ final class RedisLockBackend implements LockStore {
 	 */
 	CompletableFuture<Void> announceRelease(List<String> keys, LockOwner owner) {
 		return this.scripts.call("release notice", keys, LockScripts.ANNOUNCE_RELEASE,
-				this.arguments.announceRelease(keys, RedisOwners.entryOf(owner)), (published) -> null);
+				this.arguments.announceRelease(keys, OwnerEntries.of(owner)), (published) -> null);
 	}
 
 	@Override

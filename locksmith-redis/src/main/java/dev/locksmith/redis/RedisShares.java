@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.locksmith.core.LockOwner;
 import dev.locksmith.core.LockStore.AcquireResult;
 import dev.locksmith.core.LockStore.LeaseExtension;
+import dev.locksmith.core.OwnerEntries;
 
 /**
  * The shares of the Redis backend: readers and permit holders of one key each, every one with its own
@@ -31,7 +32,7 @@ final class RedisShares {
 	CompletableFuture<AcquireResult> acquire(String key, LockOwner owner, Duration ttl, Duration queueFor) {
 		List<String> keys = List.of(key);
 		return this.scripts.call("acquire", keys, LockScripts.ACQUIRE_SHARE,
-				this.arguments.acquire(keys, RedisOwners.entryOf(owner), ttl, queueFor),
+				this.arguments.acquire(keys, OwnerEntries.of(owner), ttl, queueFor),
 				(answer) -> acquired(key, owner, answer));
 	}
 
@@ -39,7 +40,7 @@ final class RedisShares {
 	CompletableFuture<Integer> release(String key, LockOwner owner) {
 		List<String> keys = List.of(key);
 		return this.scripts.call("release", keys, LockScripts.RELEASE_SHARE,
-				this.arguments.giveBack(keys, RedisOwners.entryOf(owner)), Long::intValue);
+				this.arguments.giveBack(keys, OwnerEntries.of(owner)), Long::intValue);
 	}
 
 	/** Extends the leases of shares of one hash slot, each only for its own holder. */
@@ -57,7 +58,7 @@ final class RedisShares {
 			case 1 -> AcquireResult.granted(Map.of(key, (Long) answer.get(1)));
 			case 0 -> AcquireResult.busy(key, ScriptAnswers.remainingLease((Long) answer.get(2)),
 					ScriptAnswers.busyFence(answer));
-			default -> throw RedisOwners.permitsMismatch(key, owner, (Long) answer.get(1));
+			default -> throw OwnerEntries.permitsMismatch(key, owner.share().permits(), (Long) answer.get(1));
 		};
 	}
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 import dev.locksmith.core.LockStore.LeaseExtension;
+import dev.locksmith.core.OwnerEntries;
 
 /**
  * The KEYS and ARGV of each lock script, in the order its {@code .lua} file's header lists them: the
@@ -137,7 +138,7 @@ final class ScriptArguments {
 	private static List<String> leaseArgs(List<LeaseExtension> leases) {
 		List<String> args = new ArrayList<>(leases.size() * 3);
 		for (LeaseExtension lease : leases) {
-			args.add(RedisOwners.entryOf(lease.owner()));
+			args.add(OwnerEntries.of(lease.owner()));
 			args.add(millis(lease.ttl()));
 			args.add(lease.last() ? "1" : "0");
 		}

@@ -17,13 +17,12 @@ import org.springframework.core.ReactiveAdapter;
 import org.springframework.expression.BeanResolver;
 
 import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.HeldLock;
 import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockService;
-import dev.locksmith.core.internal.HeldLock;
-import dev.locksmith.core.internal.LockFrames;
-import dev.locksmith.core.internal.LockedCalls;
+import dev.locksmith.core.LockedCalls;
 
 /**
  * Runs a {@code @DistributedLock} method under its lock: resolves the keys, gives a nested call on
@@ -81,7 +80,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		LockedCalls.Call call = call(definition, keys);
 		LockHandle handle;
 		try {
-			handle = acquire(call, definition, LockFrames.held());
+			handle = acquire(call, definition, LockedCalls.held());
 		}
 		catch (LockBusyException ex) {
 			return fallBack(invocation, definition, ex);
@@ -89,7 +88,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		if (handle == null) {
 			return (invocation.getMethod().getReturnType() == Optional.class) ? Optional.empty() : null;
 		}
-		try (handle; LockFrames.Scope scope = this.calls.enter(call, handle)) {
+		try (handle; LockedCalls.Scope scope = this.calls.enter(call, handle)) {
 			Object result = invocation.proceed();
 			LockedCalls.requireHeld(call, handle);
 			return result;
@@ -107,7 +106,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		LockHandle handle;
 		try {
 			call = call(definition, keys);
-			handle = acquire(call, definition, LockFrames.held());
+			handle = acquire(call, definition, LockedCalls.held());
 		}
 		catch (LockBusyException ex) {
 			return (definition.fallback() != null) ? fallBack(invocation, definition, ex)
@@ -120,7 +119,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			return CompletableFuture.completedFuture(null);
 		}
 		CompletionStage<?> stage;
-		try (LockFrames.Scope scope = this.calls.enter(call, handle)) {
+		try (LockedCalls.Scope scope = this.calls.enter(call, handle)) {
 			stage = (CompletionStage<?>) invocation.proceed();
 		}
 		catch (Throwable ex) {

@@ -3,10 +3,10 @@ package dev.locksmith.aop;
 import org.springframework.transaction.TransactionExecution;
 import org.springframework.transaction.TransactionExecutionListener;
 
+import dev.locksmith.core.HeldLock;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockLostException;
-import dev.locksmith.core.internal.HeldLock;
-import dev.locksmith.core.internal.LockFrames;
+import dev.locksmith.core.LockedCalls;
 
 /**
  * Refuses to commit a transaction that runs under a lock whose lease was lost: the check runs
@@ -19,7 +19,7 @@ public final class LeaseCheckingTransactionListener implements TransactionExecut
 
 	@Override
 	public void beforeCommit(TransactionExecution transaction) {
-		for (HeldLock lock : LockFrames.held()) {
+		for (HeldLock lock : LockedCalls.held()) {
 			LockHandle handle = lock.handle();
 			if (!handle.isHeld()) {
 				throw new LockLostException(handle);

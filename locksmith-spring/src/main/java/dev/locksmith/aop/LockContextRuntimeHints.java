@@ -16,7 +16,7 @@ class LockContextRuntimeHints implements RuntimeHintsRegistrar {
 
 	static final String SERVICE = "io.micrometer.context.ThreadLocalAccessor";
 
-	static final String ACCESSOR = "dev.locksmith.core.internal.LockContextAccessor";
+	static final String ACCESSOR = "dev.locksmith.core.LockContextAccessor";
 
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {

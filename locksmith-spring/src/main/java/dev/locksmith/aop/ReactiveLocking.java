@@ -12,13 +12,12 @@ import reactor.core.publisher.SignalType;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.context.ContextView;
 
+import dev.locksmith.core.HeldLock;
 import dev.locksmith.core.LockContext;
 import dev.locksmith.core.LockHandle;
+import dev.locksmith.core.LockedCalls;
 import dev.locksmith.core.ReactiveLockContext;
-import dev.locksmith.core.internal.HeldLock;
-import dev.locksmith.core.internal.LockFrames;
-import dev.locksmith.core.internal.LockedCalls;
-import dev.locksmith.core.internal.ReactiveLockFrames;
+import dev.locksmith.core.ReactiveLockFrames;
 
 /**
  * Holds a lock for as long as the subscription to a reactive result runs: a single-value result
@@ -53,7 +52,7 @@ final class ReactiveLocking {
 			BusyFallback fallback = new BusyFallback(invocation, definition, adapter);
 			return Mono.usingWhen(fallback.onBusy(acquire(call, definition, context, lock)), (handle) -> {
 				HeldLock held = this.interceptor.calls().heldLock(call, handle);
-				return Mono.from(assemble(invocation, definition, held, adapter))
+				return Mono.from(assemble(invocation, call, handle, adapter))
 					.takeUntilOther(lost(handle))
 					.flatMap((value) -> stillHeld(call, handle).thenReturn(value))
 					.switchIfEmpty(stillHeld(call, handle).then(Mono.empty()))
@@ -72,7 +71,7 @@ final class ReactiveLocking {
 			BusyFallback fallback = new BusyFallback(invocation, definition, adapter);
 			return Flux.usingWhen(fallback.onBusy(acquire(call, definition, context, lock)), (handle) -> {
 				HeldLock held = this.interceptor.calls().heldLock(call, handle);
-				return Flux.<Object>from(assemble(invocation, definition, held, adapter))
+				return Flux.<Object>from(assemble(invocation, call, handle, adapter))
 					.takeUntilOther(lost(handle))
 					.concatWith(stillHeld(call, handle).then(Mono.empty()))
 					.contextWrite((inner) -> ReactiveLockFrames.with(inner, held));
@@ -84,7 +83,7 @@ final class ReactiveLocking {
 
 	private Mono<LockHandle> acquire(LockedCalls.Call call, LockDefinition definition, ContextView context,
 			SubscriptionLock lock) {
-		List<HeldLock> held = new ArrayList<>(LockFrames.held());
+		List<HeldLock> held = new ArrayList<>(LockedCalls.held());
 		held.addAll(ReactiveLockFrames.held(context));
 		Mono<LockHandle> acquire = Mono
 			.fromCallable(() -> lock.acquire(() -> this.interceptor.acquire(call, definition, held)));
@@ -93,9 +92,9 @@ final class ReactiveLocking {
 	}
 
 	/** Calls the method, which assembles its result while its lock is the current one of this thread. */
-	private Publisher<?> assemble(MethodInvocation invocation, LockDefinition definition, HeldLock held,
+	private Publisher<?> assemble(MethodInvocation invocation, LockedCalls.Call call, LockHandle handle,
 			ReactiveAdapter adapter) {
-		try (LockFrames.Scope scope = LockFrames.enter(held, definition.method())) {
+		try (LockedCalls.Scope scope = this.interceptor.calls().enter(call, handle)) {
 			return proceed(invocation, adapter);
 		}
 	}

@@ -3,8 +3,8 @@ package dev.locksmith.aop;
 import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.annotation.LockMode;
-import dev.locksmith.core.LockStore;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockStore;
 
 /**
  * Refuses at startup a read lock or permits that the application's store cannot grant, asking the

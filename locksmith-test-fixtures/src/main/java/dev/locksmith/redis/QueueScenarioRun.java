@@ -24,6 +24,7 @@ import dev.locksmith.core.DefaultLockService;
 import dev.locksmith.core.HandleOwnerTokens;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.OwnerEntries;
 import dev.locksmith.redis.QueueScenario.Client;
 import dev.locksmith.redis.QueueScenario.Ending;
 
@@ -264,7 +265,7 @@ final class QueueScenarioRun {
 	}
 
 	private Grant granted(Client client, LockHandle handle, long callStart) {
-		Grant grant = new Grant(client, handle, RedisOwners.entryOf(HandleOwnerTokens.owner(handle)), handle.fencingTokens(), callStart,
+		Grant grant = new Grant(client, handle, OwnerEntries.of(HandleOwnerTokens.owner(handle)), handle.fencingTokens(), callStart,
 				System.nanoTime());
 		note(client, "granted " + grant.tokens + " after "
 				+ TimeUnit.NANOSECONDS.toMillis(grant.grantedAt - callStart) + "ms");
@@ -374,7 +375,7 @@ final class QueueScenarioRun {
 		});
 		for (String key : this.scenario.keys()) {
 			String share = snapshot.holder(key);
-			int permits = (share != null && share.startsWith("@permits=")) ? RedisOwners.typed(share).permits() : 0;
+			int permits = (share != null && share.startsWith("@permits=")) ? OwnerEntries.typed(share).permits() : 0;
 			List<String> holders = snapshot.holders(key);
 			if (permits > 0 && holders.size() > permits) {
 				violation("mutual exclusion", "'" + key + "' is held with " + permits + " permits by "

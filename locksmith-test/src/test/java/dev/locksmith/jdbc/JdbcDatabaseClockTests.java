@@ -52,8 +52,9 @@ class JdbcDatabaseClockTests {
 		}
 	}
 
+	// Spring Integration #3885: the JDBC lock repository timed its locks by each application's own clock
 	@Test
-	void aLeaseLastsItsTtlWhateverTheApplicationsClockSays() throws Exception {
+	void theApplicationsClockNeverTimesALease() throws Exception {
 		LockHandle held = this.locks.tryAcquire("job", LockOptions.ofTtl(Duration.ofSeconds(30)).withRenew(false))
 			.orElseThrow();
 

@@ -1,7 +1,6 @@
 package dev.locksmith.jdbc;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,19 +9,20 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import javax.sql.DataSource;
-
 import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.DefaultLockService;
+import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockHandle;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockOwner;
+import dev.locksmith.core.LockShare;
 import dev.locksmith.core.LockStore.AcquireRequest;
+import dev.locksmith.core.LockStore.LeaseExtension;
 import dev.locksmith.core.LockUnavailableException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,18 +42,12 @@ class JdbcLockStoreTests {
 
 	private static final Duration LONG = Duration.ofSeconds(30);
 
-	private final List<AutoCloseable> opened = new ArrayList<>();
-
-	@AfterEach
-	void close() throws Exception {
-		for (AutoCloseable resource : this.opened) {
-			resource.close();
-		}
-	}
+	@RegisterExtension
+	final JdbcStores stores = new JdbcStores(postgres);
 
 	@Test
 	void fencingTokensStrictlyIncreasePerKeyAcrossRowDeletionLostCountersAndARestart() throws Exception {
-		JdbcLockStore store = store(postgres.dataSource());
+		JdbcLockStore store = this.stores.store(postgres.dataSource());
 		LockOwner owner = LockOwner.exclusive("instance:owner");
 		long first = grant(store, owner);
 		store.release(List.of("job"), owner, (key, waiter, claim, token) -> {
@@ -72,16 +66,16 @@ class JdbcLockStoreTests {
 
 	@Test
 	void aLeaseEndsByTheDatabaseClock() throws Exception {
-		JdbcLockStore store = store(postgres.dataSource());
+		JdbcLockStore store = this.stores.store(postgres.dataSource());
 		grant(store, LockOwner.exclusive("instance:owner"));
 
-		assertThat(number("SELECT extract(epoch FROM expires_at - clock_timestamp()) * 1000 FROM locksmith_locks"))
+		assertThat(this.stores.number("SELECT extract(epoch FROM expires_at - clock_timestamp()) * 1000 FROM locksmith_locks"))
 			.isBetween(LONG.toMillis() - 5000, LONG.toMillis());
 	}
 
 	@Test
 	void aHolderCutOffByKilledConnectionsAndARestartLosesNoUpdate() throws Exception {
-		DefaultLockService locks = service(store(postgres.dataSource()));
+		DefaultLockService locks = this.stores.service(this.stores.store(postgres.dataSource()));
 		JdbcFencedValues values = new JdbcFencedValues(postgres.dataSource(), "locksmith_");
 		LockHandle stale = locks.tryAcquire("account", LockOptions.ofTtl(Duration.ofSeconds(2)).withRenew(false))
 			.orElseThrow();
@@ -90,7 +84,7 @@ class JdbcLockStoreTests {
 				+ " AND datname = current_database()");
 		postgres.restart();
 
-		DefaultLockService others = service(store(postgres.dataSource()));
+		DefaultLockService others = this.stores.service(this.stores.store(postgres.dataSource()));
 		assertThat(others.tryAcquire("account", LockOptions.ofTtl(LONG))).as("the lease outlives the restart")
 			.isEmpty();
 		LockHandle next = others.tryAcquire("account", LockOptions.ofTtl(LONG).withWaitTime(LONG)).orElseThrow();
@@ -103,7 +97,7 @@ class JdbcLockStoreTests {
 
 	@Test
 	void anUnreachableDatabaseFailsClosedWithinTheStoreTimeout() throws Exception {
-		DefaultLockService locks = service(store(postgres.dataSource()));
+		DefaultLockService locks = this.stores.service(this.stores.store(postgres.dataSource()));
 		postgres.stop();
 		try {
 			long start = System.nanoTime();
@@ -121,7 +115,8 @@ class JdbcLockStoreTests {
 	void aReleaseInAnotherProcessWakesTheWaiterItHandsTheLockToByNotify() throws Exception {
 		Duration longClaims = Duration.ofMinutes(20);
 		postgres.execute("SELECT locksmith_acquire(ARRAY['job'], 'elsewhere:1', 300000, 0, 1200000)");
-		DefaultLockService patient = service(store(postgres.dataSource(), longClaims), Duration.ofMinutes(10));
+		DefaultLockService patient = this.stores.service(
+				this.stores.store(JdbcLockStore.builder(postgres.dataSource()).claimLease(longClaims)), Duration.ofMinutes(10));
 		CompletableFuture<Optional<LockHandle>> next = CompletableFuture.supplyAsync(() -> acquireWaiting(patient));
 		await().atMost(LONG).until(() -> queued("job") == 1);
 
@@ -133,8 +128,8 @@ class JdbcLockStoreTests {
 
 	@Test
 	void aCallStuckInTheDatabaseEndsAtTheStatementTimeout() throws Exception {
-		JdbcLockStore store = JdbcLockStore.builder(postgres.dataSource()).statementTimeout(Duration.ofMillis(300)).build();
-		this.opened.add(0, store);
+		JdbcLockStore store = this.stores
+			.store(JdbcLockStore.builder(postgres.dataSource()).statementTimeout(Duration.ofMillis(300)));
 		try (Connection blocker = postgres.dataSource().getConnection(); Statement statement = blocker.createStatement()) {
 			statement.execute("SELECT pg_advisory_lock(1819239275, hashtext('locksmith_job'))");
 			CompletableFuture<?> stuck = store.tryAcquire(
@@ -150,16 +145,13 @@ class JdbcLockStoreTests {
 
 	@Test
 	void waitersHoldNoConnectionWhileTheyWait() throws Exception {
-		HikariDataSource pool = postgres.pooledDataSource(3);
-		this.opened.add(pool);
-		JdbcLockStore store = JdbcLockStore.builder(pool).threads(1).build();
-		this.opened.add(0, store);
-		store.start();
-		DefaultLockService locks = service(store);
+		HikariDataSource pool = this.stores.pool(3);
+		JdbcLockStore store = this.stores.store(JdbcLockStore.builder(pool).threads(1));
+		DefaultLockService locks = this.stores.service(store);
 		LockHandle held = locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
 		List<CompletableFuture<Boolean>> waiters = new ArrayList<>();
 		for (int i = 0; i < 20; i++) {
-			DefaultLockService waiter = service(store);
+			DefaultLockService waiter = this.stores.service(store);
 			waiters.add(CompletableFuture.supplyAsync(() -> acquireWaiting(waiter).map((handle) -> {
 				handle.close();
 				return true;
@@ -177,20 +169,22 @@ class JdbcLockStoreTests {
 	}
 
 	@Test
-	void aRolledBackApplicationTransactionNeitherUndoesNorRepeatsAGrant() throws Exception {
-		DefaultLockService locks = service(store(postgres.dataSource()));
-		DefaultLockService others = service(store(postgres.dataSource()));
-		LockHandle held;
-		try (Connection application = postgres.dataSource().getConnection()) {
-			application.setAutoCommit(false);
-			held = locks.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow();
-			application.rollback();
-		}
+	void aReaderThatDiedFreesItsShareWhenItsOwnLeaseEndsWhileAnotherRenewsAndTheLockListsTheOther() throws Exception {
+		JdbcLockStore store = this.stores.store(postgres.dataSource());
+		LockOwner dead = new LockOwner("dead:reader", LockShare.READ);
+		LockOwner alive = new LockOwner("alive:reader", LockShare.READ);
+		Duration renewed = Duration.ofSeconds(5);
+		assertThat(store.tryAcquire(new AcquireRequest(List.of("doc"), dead, Duration.ofMillis(300), Duration.ZERO))
+			.get()
+			.acquired()).isTrue();
+		assertThat(store.tryAcquire(new AcquireRequest(List.of("doc"), alive, renewed, Duration.ZERO)).get().acquired())
+			.isTrue();
 
-		assertThat(others.tryAcquire("job", LockOptions.ofTtl(LONG))).as("granted once").isEmpty();
-		held.close();
-		assertThat(others.tryAcquire("job", LockOptions.ofTtl(LONG)).orElseThrow().fencingToken())
-			.isGreaterThan(held.fencingToken());
+		await().atMost(LONG).until(() -> store.extend(List.of(new LeaseExtension("doc", alive, renewed))).get(0).get()
+				&& this.stores.number("SELECT count(*) FROM locksmith_shares WHERE owner_token = '@read/dead:reader'") == 0);
+		StoredLock listed = store.administration().storedLocks(10).get().get(0);
+		assertThat(listed.mode()).isEqualTo(LockMode.READ);
+		assertThat(listed.holders()).extracting(StoredLock.Holder::instance).containsExactly("alive");
 	}
 
 	private Optional<LockHandle> acquireWaiting(DefaultLockService waiter) {
@@ -203,30 +197,6 @@ class JdbcLockStoreTests {
 		}
 	}
 
-	private JdbcLockStore store(DataSource dataSource) {
-		return store(dataSource, Duration.ofSeconds(2));
-	}
-
-	private JdbcLockStore store(DataSource dataSource, Duration claimLease) {
-		JdbcLockStore store = JdbcLockStore.builder(dataSource).claimLease(claimLease).build();
-		this.opened.add(0, store);
-		store.start();
-		return store;
-	}
-
-	private DefaultLockService service(JdbcLockStore store) {
-		return service(store, Duration.ofSeconds(1));
-	}
-
-	private DefaultLockService service(JdbcLockStore store, Duration recheckInterval) {
-		DefaultLockService service = DefaultLockService.builder(store)
-			.storeTimeout(Duration.ofSeconds(2))
-			.recheckInterval(recheckInterval)
-			.build();
-		this.opened.add(0, service);
-		return service;
-	}
-
 	private static long grant(JdbcLockStore store, LockOwner owner) throws Exception {
 		return store.tryAcquire(new AcquireRequest(List.of("job"), owner, LONG, Duration.ZERO))
 			.get()
@@ -234,17 +204,8 @@ class JdbcLockStoreTests {
 			.get("job");
 	}
 
-	private static long queued(String key) throws Exception {
-		return number("SELECT count(*) FROM locksmith_waiters WHERE lock_key = '" + key + "'");
-	}
-
-	private static long number(String query) throws Exception {
-		try (Connection connection = postgres.dataSource().getConnection();
-				Statement statement = connection.createStatement();
-				ResultSet answer = statement.executeQuery(query)) {
-			answer.next();
-			return answer.getLong(1);
-		}
+	private long queued(String key) throws Exception {
+		return this.stores.number("SELECT count(*) FROM locksmith_waiters WHERE lock_key = '" + key + "'");
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.locksmith.core.LockOwner;
+import dev.locksmith.core.OwnerEntries;
 import dev.locksmith.core.LockStore;
 import dev.locksmith.core.ReleaseNotifications;
 import dev.locksmith.core.ReleaseNotifications.Listener;

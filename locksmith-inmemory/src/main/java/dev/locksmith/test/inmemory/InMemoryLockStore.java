@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.locksmith.core.LockAdministration.StoredLock;
 import dev.locksmith.core.LockStore.AcquireResult;
+import dev.locksmith.core.OwnerEntries;
 
 /**
  * The locks, fencing tokens and wait queues of the in-memory store, with the rules of the Redis
@@ -218,7 +219,7 @@ final class InMemoryLockStore {
 			admitted = holders.containsKey(ownerToken) || (!waiting && (permits == 0 || holders.size() < permits));
 		}
 		else if (holder != null && OwnerEntries.permitsOf(holder) > 0 && OwnerEntries.permitsOf(share) > 0) {
-			throw OwnerEntries.permitsMismatch(key, ownerToken, OwnerEntries.permitsOf(holder));
+			throw OwnerEntries.permitsMismatch(key, OwnerEntries.permitsOf(share), OwnerEntries.permitsOf(holder));
 		}
 		if (admitted) {
 			liveHolders(key, now).put(ownerToken, now + ttl.toNanos());

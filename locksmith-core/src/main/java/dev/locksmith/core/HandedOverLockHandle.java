@@ -1,9 +1,6 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import java.time.Duration;
-
-import dev.locksmith.core.KeyMasking;
-import dev.locksmith.core.LockHandle;
 
 /**
  * What work handed to another thread sees of the lock of the call that handed it over: the keys, fencing

@@ -1,13 +1,11 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import java.util.List;
 
-import dev.locksmith.core.LockHandle;
-import dev.locksmith.core.LockShare;
-
 /**
- * A lock that a running call holds, as {@link LockFrames} and {@link ReactiveLockFrames} carry it:
- * a nested call finds here the keys it may hold again without a round trip.
+ * A lock that a running call holds, as a thread's calls ({@link LockedCalls#held()}) and a Reactor context
+ * ({@link ReactiveLockFrames}) carry it: a nested call finds here the keys it may hold again without a round
+ * trip.
  *
  * @param owner the lock service that granted the lock, compared by identity: a nested call through another
  * one never reuses it

@@ -1,4 +1,4 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * {@code LockContext}, pushed and popped by Locksmith's aspect and {@code LockService#callLocked}.
  * Work handed to this thread by a locked call sees that call's lock as well (see {@link LockContextAccessor}).
  */
-public final class LockFrames {
+final class LockFrames {
 
 	private static final ThreadLocal<Deque<HeldLock>> frames = new ThreadLocal<>();
 
@@ -25,7 +25,7 @@ public final class LockFrames {
 	 * The innermost lock held by the running call on this thread or, when it holds none, the lock of the
 	 * call that handed its work to this thread.
 	 */
-	public static Optional<HeldLock> innermost() {
+	static Optional<HeldLock> innermost() {
 		Deque<HeldLock> held = frames.get();
 		return (held != null) ? Optional.of(held.getLast()) : Optional.ofNullable(handedOver.get());
 	}
@@ -34,7 +34,7 @@ public final class LockFrames {
 	 * Every lock held by the running calls on this thread, outermost first; never a lock handed over
 	 * with other work, which a nested call does not hold again.
 	 */
-	public static List<HeldLock> held() {
+	static List<HeldLock> held() {
 		Deque<HeldLock> held = frames.get();
 		return (held != null) ? List.copyOf(held) : List.of();
 	}
@@ -44,7 +44,7 @@ public final class LockFrames {
 	 * @param lock the lock the running call holds
 	 * @param holder what holds it, shown to operators (such as the annotated method), or {@code null}
 	 */
-	public static Scope enter(HeldLock lock, @Nullable String holder) {
+	static LockedCalls.Scope enter(HeldLock lock, @Nullable String holder) {
 		if (holder != null && lock.handle() instanceof HolderAware handle) {
 			handle.describeHolder(holder);
 		}
@@ -73,15 +73,6 @@ public final class LockFrames {
 		else {
 			handedOver.remove();
 		}
-	}
-
-	/** Ends a lock's time as the innermost one. */
-	@FunctionalInterface
-	public interface Scope extends AutoCloseable {
-
-		@Override
-		void close();
-
 	}
 
 }

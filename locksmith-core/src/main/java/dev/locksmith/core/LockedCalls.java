@@ -1,4 +1,4 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import java.lang.System.Logger;
 import java.lang.reflect.UndeclaredThrowableException;
@@ -12,16 +12,7 @@ import java.util.concurrent.Callable;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.locksmith.core.KeyMasking;
 import dev.locksmith.annotation.LockMode;
-import dev.locksmith.core.DistributedLockException;
-import dev.locksmith.core.LockBusyException;
-import dev.locksmith.core.LockHandle;
-import dev.locksmith.core.LockLostException;
-import dev.locksmith.core.LockOptions;
-import dev.locksmith.core.LockService;
-import dev.locksmith.core.LockShare;
-import dev.locksmith.core.LockUnavailableException;
 
 /**
  * Runs calls under their locks, for {@code LockService#callLocked} and the {@code @DistributedLock} aspect
@@ -29,9 +20,12 @@ import dev.locksmith.core.LockUnavailableException;
  * the rest are acquired together, all or nothing. A synchronous call goes through {@link #call}; a call
  * whose work ends later (a {@code CompletionStage}, a subscription) takes the same steps one by one:
  * {@link #acquire}, {@link #enter} while its work is assembled, {@link #requireHeld} and closing the handle
- * when the work ends. Not API: its wording may change.
+ * when the work ends. For Locksmith's entry points, such as the aspect; applications call {@code LockService}.
  */
 public final class LockedCalls {
+
+	/** Programmatic calls leave a store outage to their caller: they log nothing. */
+	private static final LockedCalls programmatic = new LockedCalls();
 
 	private final @Nullable OutageLog outages;
 
@@ -49,6 +43,20 @@ public final class LockedCalls {
 	}
 
 	/**
+	 * {@link LockService#callLocked}: holds the lock of {@code key} from {@code locks}, runs {@code action}
+	 * under it as this thread's {@link LockContext}, and releases it. A nested locked call through the same
+	 * service, programmatic or annotated, holds the keys it shares with it again.
+	 */
+	static <T> T callLocked(LockService locks, String key, LockOptions options, Callable<T> action) {
+		return programmatic.call(Call.programmatic(locks, key, options), action);
+	}
+
+	/** Every lock held by the running locked calls on this thread, outermost first. */
+	public static List<HeldLock> held() {
+		return LockFrames.held();
+	}
+
+	/**
 	 * Runs {@code action} under the locks of {@code call}, entered as this thread's innermost lock, and
 	 * releases them after. Checked exceptions of the action are rethrown wrapped in an
 	 * {@link UndeclaredThrowableException}.
@@ -57,11 +65,11 @@ public final class LockedCalls {
 	 * @throws LockLostException when the lease was lost while the action ran
 	 */
 	public <T> @Nullable T call(Call call, Callable<T> action) {
-		LockHandle handle = acquire(call, LockFrames.held());
+		LockHandle handle = acquire(call);
 		if (handle == null) {
 			return null;
 		}
-		try (handle; LockFrames.Scope scope = enter(call, handle)) {
+		try (handle; Scope scope = enter(call, handle)) {
 			T result = action.call();
 			requireHeld(call, handle);
 			return result;
@@ -75,9 +83,21 @@ public final class LockedCalls {
 	}
 
 	/**
+	 * The handle for all keys of {@code call}, holding again what the running calls of this thread hold, or
+	 * {@code null} when the missing ones stayed busy and the call skips then.
+	 * @throws LockBusyException when the missing keys stayed busy and the call does not skip
+	 * @throws IllegalStateException when a nested call asks for more than a held share
+	 * @throws IllegalArgumentException when the lock service refuses a key
+	 */
+	public @Nullable LockHandle acquire(Call call) {
+		return acquire(call, held());
+	}
+
+	/**
 	 * The handle for all keys of {@code call}, or {@code null} when the missing ones stayed busy and the call
 	 * skips then.
-	 * @param held the locks of the running calls, outermost first, such as {@link LockFrames#held()}
+	 * @param held the locks of the running calls, outermost first, such as {@link #held()} and
+	 * {@link ReactiveLockFrames#held}
 	 * @throws LockBusyException when the missing keys stayed busy and the call does not skip
 	 * @throws IllegalStateException when a nested call asks for more than a held share
 	 * @throws IllegalArgumentException when the lock service refuses a key
@@ -113,7 +133,7 @@ public final class LockedCalls {
 	}
 
 	/** Makes {@code handle} the innermost lock of this thread while the work of {@code call} runs here. */
-	public LockFrames.Scope enter(Call call, LockHandle handle) {
+	public Scope enter(Call call, LockHandle handle) {
 		return LockFrames.enter(heldLock(call, handle), call.holder());
 	}
 
@@ -232,6 +252,15 @@ public final class LockedCalls {
 		}
 	}
 
+	/** Ends a lock's time as the innermost one of this thread. */
+	@FunctionalInterface
+	public interface Scope extends AutoCloseable {
+
+		@Override
+		void close();
+
+	}
+
 	/**
 	 * One locked call.
 	 *
@@ -251,7 +280,7 @@ public final class LockedCalls {
 		}
 
 		/** A call of {@code LockService#callLocked}: one key, waiting as its options say, throwing when busy. */
-		public static Call programmatic(LockService locks, String key, LockOptions options) {
+		static Call programmatic(LockService locks, String key, LockOptions options) {
 			return new Call(locks, List.of(key), options, "LockService.callLocked", null, false);
 		}
 

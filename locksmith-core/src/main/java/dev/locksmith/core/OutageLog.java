@@ -1,12 +1,10 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-
-import dev.locksmith.core.StoreFailures;
 
 /**
  * Keeps a lock store outage to one WARN per lock name, DEBUG after it, and one INFO at its end, for one component.

@@ -1,14 +1,12 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
-import dev.locksmith.core.LockHandle;
-
 /** A {@link LockHandle} that forwards every call to another one: the base of views on a lock. */
-public abstract class ForwardingLockHandle implements LockHandle {
+abstract class ForwardingLockHandle implements LockHandle {
 
 	private final LockHandle lock;
 

@@ -6,21 +6,22 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.locksmith.core.LockOwner;
+import dev.locksmith.core.OwnerEntries;
 import dev.locksmith.core.LockShare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The owners as the scripts keep them, byte for byte as before the typed SPI: a change here is a change of
+ * The owners as the Redis scripts keep them, byte for byte as before the typed SPI: a change here is a change of
  * the format in Redis, which processes of two versions share during a rolling upgrade.
  */
-class RedisOwnersTests {
+class OwnerEntriesTests {
 
 	@Test
 	void anOwnerIsWrittenAsItsTokenAfterItsShare() {
-		assertThat(RedisOwners.entryOf(LockOwner.exclusive("node-1:ab12;job"))).isEqualTo("node-1:ab12;job");
-		assertThat(RedisOwners.entryOf(new LockOwner("node-1:ab12", LockShare.READ))).isEqualTo("@read/node-1:ab12");
-		assertThat(RedisOwners.entryOf(new LockOwner("node-1:ab12", LockShare.permits(4))))
+		assertThat(OwnerEntries.of(LockOwner.exclusive("node-1:ab12;job"))).isEqualTo("node-1:ab12;job");
+		assertThat(OwnerEntries.of(new LockOwner("node-1:ab12", LockShare.READ))).isEqualTo("@read/node-1:ab12");
+		assertThat(OwnerEntries.of(new LockOwner("node-1:ab12", LockShare.permits(4))))
 			.isEqualTo("@permits=4/node-1:ab12");
 	}
 
@@ -39,10 +40,10 @@ class RedisOwnersTests {
 
 	@Test
 	void aListedHolderLosesTheMarkOfALockReleasedBeforeItsMinimumHold() {
-		assertThat(RedisOwners.holderOf("node-1:ab12;job+released")).isEqualTo("node-1:ab12;job");
-		assertThat(RedisOwners.holderOf("@read/node-1:ab12+released")).isEqualTo("node-1:ab12");
-		assertThat(RedisOwners.typed("@read")).isEqualTo(LockShare.READ);
-		assertThat(RedisOwners.typed("@permits=3")).isEqualTo(LockShare.permits(3));
+		assertThat(OwnerEntries.holderOf("node-1:ab12;job+released")).isEqualTo("node-1:ab12;job");
+		assertThat(OwnerEntries.holderOf("@read/node-1:ab12+released")).isEqualTo("node-1:ab12");
+		assertThat(OwnerEntries.typed("@read")).isEqualTo(LockShare.READ);
+		assertThat(OwnerEntries.typed("@permits=3")).isEqualTo(LockShare.permits(3));
 	}
 
 }

@@ -1,4 +1,4 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -11,8 +11,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.stream.Collectors;
-
-import dev.locksmith.core.LockHandle;
 
 /**
  * Several holds acting as one handle, for a nested call whose keys are partly held by the running

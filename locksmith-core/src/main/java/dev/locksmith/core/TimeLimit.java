@@ -1,4 +1,4 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import java.time.Duration;
 import java.util.List;
@@ -8,14 +8,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
-import dev.locksmith.core.LockUnavailableException;
-import dev.locksmith.core.StoreFailures;
-
 /**
  * Waits for a store call at most the timeout, on the caller's thread, turning silence into a
  * {@link LockUnavailableException}: a store that stops answering never hangs the caller.
  */
-public final class TimeLimit {
+final class TimeLimit {
 
 	private final Duration timeout;
 

@@ -1,4 +1,4 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.locksmith.core.internal;
+package dev.locksmith.core;
 
 import io.micrometer.context.ThreadLocalAccessor;
 import org.jspecify.annotations.Nullable;
