@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import org.springframework.boot.convert.DurationStyle;
 
 import dev.locksmith.benchmarks.lock.Library;
+import dev.locksmith.benchmarks.lock.Library.Store;
 
 /**
  * Durations and sizes of a run, from system properties ({@code -Dbench.measure=1s}) so that a quick
@@ -34,7 +35,7 @@ public record BenchSettings(Duration warmup, Duration measure, Duration hold, Li
 	 * Reads {@code bench.warmup}, {@code bench.measure}, {@code bench.hold}, {@code bench.threads},
 	 * {@code bench.jvms}, {@code bench.threadsPerJvm}, {@code bench.heldLocks}, {@code bench.waiters},
 	 * {@code bench.renewedLocks} (lists are comma-separated) and {@code bench.libraries}
-	 * (comma-separated {@link Library} names; blank for all).
+	 * (comma-separated {@link Library} names; blank for all the Redis ones).
 	 */
 	public static BenchSettings fromSystemProperties() {
 		return new BenchSettings(duration("bench.warmup", "3s"), duration("bench.measure", "4s"),
@@ -46,7 +47,7 @@ public record BenchSettings(Duration warmup, Duration measure, Duration hold, Li
 
 	private static Set<Library> libraries(String names) {
 		if (names.isBlank()) {
-			return EnumSet.allOf(Library.class);
+			return EnumSet.copyOf(Library.on(Store.REDIS));
 		}
 		return Arrays.stream(names.split(","))
 			.map((name) -> Library.valueOf(name.trim()))
@@ -75,7 +76,7 @@ public record BenchSettings(Duration warmup, Duration measure, Duration hold, Li
 				+ "renewed locks %s, each size held for %s").formatted(text(this.warmup), text(this.measure),
 						this.threads, this.jvms, this.threadsPerJvm, this.heldLocks, this.waiters, this.renewedLocks,
 						text(this.hold));
-		return (this.libraries.size() == Library.values().length) ? described
+		return this.libraries.equals(EnumSet.copyOf(Library.on(Store.REDIS))) ? described
 				: described + "; only " + this.libraries;
 	}
 

@@ -4,28 +4,55 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
 import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.locksmith.testing.RedisServer;
 
 /**
- * ShedLock's Redis provider. ShedLock never waits for a busy lock, so this retries every
- * millisecond, like the textbook lock.
+ * A ShedLock provider. ShedLock never waits for a busy lock, so this retries every millisecond, like the
+ * textbook lock.
  */
 final class ShedLockLock implements HoldableLock {
 
 	private static final Duration LOCK_AT_MOST_FOR = Duration.ofSeconds(30);
 
-	private final LettuceConnectionFactory connectionFactory;
+	private final LockProvider provider;
 
-	private final RedisLockProvider provider;
+	private final Runnable shutdown;
 
-	ShedLockLock(int port) {
-		this.connectionFactory = RedisServer.connectionFactory(port);
-		this.provider = new RedisLockProvider(this.connectionFactory, "bench");
+	private ShedLockLock(LockProvider provider, Runnable shutdown) {
+		this.provider = provider;
+		this.shutdown = shutdown;
+	}
+
+	/** ShedLock's Redis provider, on a connection factory of its own. */
+	static ShedLockLock onRedis(int port) {
+		LettuceConnectionFactory connectionFactory = RedisServer.connectionFactory(port);
+		return new ShedLockLock(new RedisLockProvider(connectionFactory, "bench"), connectionFactory::destroy);
+	}
+
+	/**
+	 * ShedLock's {@code JdbcTemplateLockProvider} on {@code dataSource}, on the database's time (as ShedLock
+	 * advises), in the table {@code shedlock} of {@link BenchPostgres}; closes the pool with it.
+	 */
+	static ShedLockLock onPostgres(HikariDataSource dataSource) {
+		return new ShedLockLock(new JdbcTemplateLockProvider(jdbcConfiguration(dataSource)), dataSource::close);
+	}
+
+	private static JdbcTemplateLockProvider.Configuration jdbcConfiguration(DataSource dataSource) {
+		return JdbcTemplateLockProvider.Configuration.builder()
+			.withJdbcTemplate(new JdbcTemplate(dataSource))
+			.usingDbTime()
+			.build();
 	}
 
 	@Override
@@ -44,7 +71,7 @@ final class ShedLockLock implements HoldableLock {
 
 	@Override
 	public void close() {
-		this.connectionFactory.destroy();
+		this.shutdown.run();
 	}
 
 }

@@ -22,6 +22,7 @@ import org.jfree.chart.title.TextTitle;
 import org.jfree.data.category.DefaultCategoryDataset;
 
 import dev.locksmith.benchmarks.lock.Library;
+import dev.locksmith.benchmarks.lock.Library.Store;
 import dev.locksmith.benchmarks.scenario.ContentionFigures;
 import dev.locksmith.benchmarks.scenario.Curve;
 
@@ -53,7 +54,7 @@ public final class BenchmarkChart {
 		String uncontended = "uncontended p50, 1 thread";
 		String distinctKeys = Targets.DISTINCT_KEY_THREADS + " threads, distinct keys";
 		String contention = Targets.CONTENDED_JVMS + " JVMs, one key";
-		for (Library library : Library.values()) {
+		for (Library library : Library.on(Store.REDIS)) {
 			add(dataset, library, uncontended, Ratios
 				.toTextbook(results.uncontended(), library, (f) -> 1 / f.p50Micros()));
 			add(dataset, library, distinctKeys, Ratios.toTextbookIfPresent(results.threads(), library,
@@ -81,7 +82,7 @@ public final class BenchmarkChart {
 		renderer.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator("{2}", new DecimalFormat("0.00")));
 		renderer.setDefaultItemLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
 		renderer.setDefaultItemLabelsVisible(true);
-		for (Library library : Library.values()) {
+		for (Library library : Library.on(Store.REDIS)) {
 			renderer.setSeriesPaint(library.ordinal(), Palette.color(library));
 		}
 	}

@@ -2,6 +2,7 @@ package dev.locksmith.benchmarks.report;
 
 import dev.locksmith.benchmarks.NetworkDelay;
 import dev.locksmith.benchmarks.lock.Library;
+import dev.locksmith.benchmarks.lock.Library.Store;
 import dev.locksmith.benchmarks.scenario.ContentionFigures;
 import dev.locksmith.benchmarks.scenario.Curve;
 import dev.locksmith.benchmarks.scenario.LatencyFigures;
@@ -20,7 +21,7 @@ public record LinkResults(NetworkDelay delay, ScenarioResults<Curve<ContentionFi
 	/** Lost updates of every library at every JVM count. */
 	public long lostUpdates() {
 		long lost = 0;
-		for (Library library : Library.values()) {
+		for (Library library : Library.on(Store.REDIS)) {
 			lost += this.contended.figures(library)
 				.map((curve) -> curve.points().values().stream().mapToLong(ContentionFigures::lostUpdates).sum())
 				.orElse(0L);

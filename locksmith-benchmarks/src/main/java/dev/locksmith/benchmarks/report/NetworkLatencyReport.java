@@ -9,6 +9,7 @@ import java.util.function.Function;
 
 import dev.locksmith.benchmarks.BenchSettings;
 import dev.locksmith.benchmarks.lock.Library;
+import dev.locksmith.benchmarks.lock.Library.Store;
 import dev.locksmith.benchmarks.scenario.ContentionFigures;
 import dev.locksmith.benchmarks.scenario.LatencyFigures;
 import dev.locksmith.benchmarks.scenario.ScenarioResults;
@@ -102,7 +103,7 @@ public final class NetworkLatencyReport {
 	/** One row per library, link and line of cells that {@code cells} makes of the library's figures. */
 	private <R> void rows(List<LinkResults> links, Function<LinkResults, ScenarioResults<R>> scenario,
 			BiFunction<LinkResults, R, List<String>> cells) {
-		for (Library library : Library.values()) {
+		for (Library library : Library.on(Store.REDIS)) {
 			for (LinkResults link : links) {
 				ScenarioResults<R> results = scenario.apply(link);
 				List<String> lines = results.figures(library)

@@ -19,6 +19,9 @@ final class Palette {
 			case SHEDLOCK -> new Color(0xFF7F0E);
 			case LOCKSMITH -> new Color(0xD62728);
 			case LOCKSMITH_ANNOTATED -> new Color(0x8C1C13);
+			case SHEDLOCK_JDBC -> new Color(0xFFBB78);
+			case SPRING_INTEGRATION_JDBC -> new Color(0x17BECF);
+			case LOCKSMITH_JDBC -> new Color(0xE377C2);
 		};
 	}
 

@@ -11,6 +11,7 @@ import java.util.function.Function;
 import java.util.stream.IntStream;
 
 import dev.locksmith.benchmarks.lock.Library;
+import dev.locksmith.benchmarks.lock.Library.Store;
 import dev.locksmith.benchmarks.scenario.Bytes;
 import dev.locksmith.benchmarks.scenario.ContentionFigures;
 import dev.locksmith.benchmarks.scenario.Curve;
@@ -91,7 +92,7 @@ public final class ReportCharts {
 	private static <R> Map<Library, SortedMap<Integer, Double>> curves(ScenarioResults<R> results,
 			Function<R, SortedMap<Integer, Double>> values) {
 		Map<Library, SortedMap<Integer, Double>> curves = new EnumMap<>(Library.class);
-		for (Library library : Library.values()) {
+		for (Library library : Library.on(Store.REDIS)) {
 			results.figures(library).map(values).ifPresent((curve) -> curves.put(library, curve));
 		}
 		return curves;

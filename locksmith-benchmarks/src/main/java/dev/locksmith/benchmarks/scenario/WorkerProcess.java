@@ -14,6 +14,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import dev.locksmith.benchmarks.lock.BenchEnvironment;
 
 /**
  * One worker JVM run by {@link WorkerRounds}, started from this JVM's classpath: sends it commands and reads
@@ -42,13 +43,13 @@ final class WorkerProcess implements AutoCloseable {
 
 	/**
 	 * Starts worker number {@code index}, running {@code mainClass} with {@code arguments} and this JVM's
-	 * {@code locksmith.*} system properties (which configure its Locksmith application); its standard error
-	 * goes to this JVM's.
+	 * {@code locksmith.*} system properties (which configure its Locksmith application) and PostgreSQL URL
+	 * ({@link BenchEnvironment#JDBC_URL_PROPERTY}); its standard error goes to this JVM's.
 	 */
 	static WorkerProcess start(int index, Class<?> mainClass, List<String> arguments) {
 		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
 		System.getProperties().stringPropertyNames().stream()
-			.filter((name) -> name.startsWith("locksmith."))
+			.filter((name) -> name.startsWith("locksmith.") || name.equals(BenchEnvironment.JDBC_URL_PROPERTY))
 			.sorted()
 			.forEach((name) -> command.add("-D" + name + "=" + System.getProperty(name)));
 		command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));

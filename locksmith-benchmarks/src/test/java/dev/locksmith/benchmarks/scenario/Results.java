@@ -17,4 +17,11 @@ public final class Results {
 		return results;
 	}
 
+	/** Results titled "test" in which {@code library} failed for {@code reason}. */
+	public static <R> ScenarioResults<R> failed(Library library, String reason) {
+		ScenarioResults<R> results = new ScenarioResults<>("test");
+		results.fail(library, reason);
+		return results;
+	}
+
 }
