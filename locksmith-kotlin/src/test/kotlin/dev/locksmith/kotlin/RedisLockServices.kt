@@ -12,10 +12,14 @@ internal class RedisLockServices(private val redis: RedisServer) : AutoCloseable
 
     private val resources = ArrayDeque<AutoCloseable>()
 
-    /** A new lock service with its own connections and store. */
+    /**
+     * A new lock service with its own connections and store, connected before it is handed out: a JVM's first
+     * connection (Lettuce's and Netty's start) can take longer than a store call may, on a busy machine.
+     */
     fun service(): DefaultLockService {
         val connections = redis.connectionFactory()
         resources.addFirst(AutoCloseable { connections.destroy() })
+        connections.connection.use { it.ping() }
         val store = RedisLockStore.builder(connections).build()
         resources.addFirst(store)
         return DefaultLockService.builder(store).build().also(resources::addFirst)

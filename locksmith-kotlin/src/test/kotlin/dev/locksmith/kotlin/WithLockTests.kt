@@ -33,7 +33,7 @@ class WithLockTests {
         @RegisterExtension
         val redisServer = RedisServerExtension()
 
-        private val PATIENCE: Duration = Duration.ofSeconds(10)
+        private val PATIENCE: Duration = Duration.ofSeconds(30)
 
         private val LEASE: LockOptions = LockOptions.ofTtl(Duration.ofSeconds(30))
     }
@@ -93,8 +93,8 @@ class WithLockTests {
 
         job.cancel()
 
-        // the lease is 30 s: a lock taken within a few seconds was released, not expired
-        val acquired = other.tryAcquire("kt:2", LEASE.withWaitTime(Duration.ofSeconds(5)))
+        // the lease is 30 s: a lock taken within 10 s was released, not expired
+        val acquired = other.tryAcquire("kt:2", LEASE.withWaitTime(Duration.ofSeconds(10)))
         assertThat(acquired).isPresent()
         acquired.get().close()
     }
