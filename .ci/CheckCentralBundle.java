@@ -27,7 +27,7 @@ public class CheckCentralBundle {
 	static final String PARENT = "locksmith-parent";
 	static final List<String> PUBLISHED = List.of("locksmith-core", "locksmith-redis", "locksmith-inmemory", "locksmith-jdbc",
 			"locksmith-spring", "locksmith-actuator", "lock-spring-boot-autoconfigure", "lock-spring-boot-starter",
-			"locksmith-test", "locksmith-embedded-redis", "locksmith-adapters");
+			"locksmith-test", "locksmith-embedded-redis", "locksmith-adapters", "locksmith-kotlin");
 	static final List<String> NOT_PUBLISHED = List.of("sample-app", "locksmith-benchmarks", "locksmith-test-fixtures");
 	static final List<String> METADATA = List.of("name", "description", "url", "licenses", "developers", "scm");
 

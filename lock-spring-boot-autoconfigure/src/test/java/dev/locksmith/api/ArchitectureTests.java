@@ -87,6 +87,16 @@ class ArchitectureTests {
 					"dev.locksmith.autoconfigure.."));
 	}
 
+	/** Java users pay nothing for Kotlin: only the Kotlin module links Kotlin's classes. */
+	@Test
+	void onlyTheKotlinModuleImportsKotlin() {
+		check(noClasses().that()
+			.resideOutsideOfPackage("dev.locksmith.kotlin..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("kotlin..", "kotlinx.."));
+	}
+
 	@Test
 	void annotationImportsNothing() {
 		check(noClasses().that()

@@ -18,12 +18,13 @@ import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.aop.LockDeclarationException;
 import dev.locksmith.autoconfigure.LocksmithAutoConfiguration;
 import dev.locksmith.jdbc.JdbcLockStore;
+import dev.locksmith.kotlin.CoroutineLocks;
 import dev.locksmith.redis.RedisLockStore;
 import dev.locksmith.test.inmemory.InMemoryLockBackend;
 
 /**
  * The compiled main classes of the starter's modules (core, the stores, the aspect, the Actuator parts and
- * the auto-configuration), from each module's classes directory or jar, as this build put them on the class
+ * the auto-configuration, the Kotlin API), from each module's classes directory or jar, as this build put them on the class
  * path.
  */
 final class MainClasses {
@@ -33,7 +34,8 @@ final class MainClasses {
 			"locksmith-redis", RedisLockStore.class, "locksmith-inmemory", InMemoryLockBackend.class,
 			"locksmith-jdbc", JdbcLockStore.class,
 			"locksmith-spring", LockDeclarationException.class, "locksmith-actuator", LocksEndpoint.class,
-			"lock-spring-boot-autoconfigure", LocksmithAutoConfiguration.class);
+			"lock-spring-boot-autoconfigure", LocksmithAutoConfiguration.class, "locksmith-kotlin",
+			CoroutineLocks.class);
 
 	private static final Map<String, Path> LOCATIONS = new TreeMap<>(MODULES.entrySet()
 		.stream()

@@ -67,6 +67,8 @@ class PublicApiTests {
 			"locksmith-spring", List.of("dev.locksmith.aop.DistributedLockAdvisor",
 					"dev.locksmith.aop.DistributedLockMethodValidator",
 					"dev.locksmith.aop.LeaseCheckingTransactionListener", "dev.locksmith.aop.LockDeclarationException"),
+			// withLock for coroutines: the file's class, which Java sees
+			"locksmith-kotlin", List.of("dev.locksmith.kotlin.CoroutineLocks"),
 			"locksmith-actuator", List.of("dev.locksmith.actuate.LocksEndpoint",
 					"dev.locksmith.actuate.LocksHealthIndicator", "dev.locksmith.actuate.LostLeaseTracker",
 					"dev.locksmith.actuate.LockDeadlockEvent"),

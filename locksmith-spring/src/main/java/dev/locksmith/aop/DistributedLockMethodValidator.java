@@ -21,7 +21,9 @@ import dev.locksmith.core.LockStore;
  * Checks every {@code @DistributedLock} of a bean when the bean is created, so a bad key expression,
  * duration or option stops the application at startup, and so does a read lock or permits that the
  * store cannot grant; warns about annotations that a proxy can never apply (private, static or final
- * methods), or stops the startup for them too when strict.
+ * methods), or stops the startup for them too when strict. Methods the compiler made are not the user's and are
+ * skipped: Kotlin's static {@code $suspendImpl} body of an open {@code suspend fun} carries its annotations, while
+ * the proxy intercepts the {@code suspend fun} itself.
  *
  * @since 0.1.0
  */
@@ -75,7 +77,8 @@ public final class DistributedLockMethodValidator implements BeanPostProcessor {
 		Class<?> type = AopUtils.getTargetClass(bean);
 		if (AnnotationUtils.isCandidateClass(type, DistributedLock.class)) {
 			ReflectionUtils.doWithMethods(type, (method) -> check(method, type),
-					(method) -> AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class));
+					(method) -> !method.isSynthetic()
+							&& AnnotatedElementUtils.hasAnnotation(method, DistributedLock.class));
 		}
 		return bean;
 	}

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.KotlinDetector;
 import org.springframework.util.ReflectionUtils;
 
 import dev.locksmith.annotation.DistributedLock;
@@ -32,6 +33,10 @@ final class FallbackMethods {
 		String name = annotation.fallbackMethod();
 		if (name.isBlank()) {
 			return null;
+		}
+		if (KotlinDetector.isSuspendingFunction(method)) {
+			throw new LockDeclarationException(where, "fallbackMethod '" + name + "' cannot serve a suspend fun; "
+					+ "catch LockBusyException in the caller instead", null);
 		}
 		String wanted = wanted(name, method);
 		if (annotation.onBusy() == OnBusy.SKIP) {
