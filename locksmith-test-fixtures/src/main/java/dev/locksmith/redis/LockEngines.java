@@ -33,13 +33,18 @@ final class LockEngines implements AutoCloseable {
 
 	/** Engines on the store each {@link Connected} that {@code connector} makes is connected to. */
 	LockEngines(int count, Duration recheckInterval, Supplier<Connected> connector) {
+		this(count, recheckInterval, Duration.ofSeconds(2), connector);
+	}
+
+	/** As {@link #LockEngines(int, Duration, Supplier)}, each engine waiting at most {@code storeTimeout} for a store call. */
+	LockEngines(int count, Duration recheckInterval, Duration storeTimeout, Supplier<Connected> connector) {
 		for (int i = 0; i < count; i++) {
 			Connected store = connector.get();
 			this.resources.add(0, store.close());
 			DefaultLockService engine = DefaultLockService.builder(NotifyingStore.of(store.backend(), store.notifications()))
 				.instanceId("p" + i)
 				.recheckInterval(recheckInterval)
-				.storeTimeout(Duration.ofSeconds(2))
+				.storeTimeout(storeTimeout)
 				.build();
 			store.notifications().watch("warm-up", Duration.ofSeconds(5));
 			store.notifications().unwatch("warm-up");
