@@ -6,7 +6,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.jetbrains.lincheck.Lincheck;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static dev.locksmith.core.StressScale.check;
@@ -17,7 +16,6 @@ import static dev.locksmith.core.StressScale.runInParallel;
  * threads' steps, up to the number of invocations, is tried. A failure prints the interleaving.
  * Size: {@code -Dlocksmith.stress.scale}.
  */
-@Tag("slow")
 class CountedHoldModelTests {
 
 	private final FakeLockBackend backend = new FakeLockBackend();

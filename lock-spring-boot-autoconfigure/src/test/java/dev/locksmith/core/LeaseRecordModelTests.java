@@ -4,7 +4,6 @@ import java.time.Duration;
 
 import org.jetbrains.lincheck.Lincheck;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static dev.locksmith.core.StressScale.check;
@@ -20,7 +19,6 @@ import static dev.locksmith.core.StressScale.runInParallel;
  * sent at {@code now - 1} (crossing the grant, so the shorter renewal counts), and a 3 s extension sent
  * at {@code now}, after the renewal's answer, so it was applied last and counts.
  */
-@Tag("slow")
 class LeaseRecordModelTests {
 
 	private final DefaultLockService service = StressScale.serviceWithoutRenewal(new FakeLockBackend());

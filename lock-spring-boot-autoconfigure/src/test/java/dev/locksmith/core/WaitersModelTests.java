@@ -8,7 +8,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.jetbrains.lincheck.Lincheck;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import dev.locksmith.core.Waiters.Waiter;
@@ -24,7 +23,6 @@ import static dev.locksmith.core.StressScale.runInParallel;
  * not caught. What is checked for certain: no waiter or key is left behind, a waiter that left is not
  * signalled, and every waiter returns.
  */
-@Tag("slow")
 class WaitersModelTests {
 
 	private static final long NO_DEADLINE = TimeUnit.DAYS.toNanos(365);
