@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
 import dev.locksmith.core.LockAdministration.StoredLock;
@@ -19,12 +18,10 @@ import dev.locksmith.test.inmemory.InMemoryStoreProbe;
  * state comes from the store's public API and its queue lengths: it tells whether a key is held, not by
  * whom ({@link ScenarioStore.State#UNNAMED}), and keeps no entry without an end.
  */
-final class InMemoryScenarioStore implements ScenarioStore {
+final class InMemoryScenarioStore extends CountedScenarioStore {
 
 	/** Every key a generated scenario may lock. */
 	private static final List<String> KEYS = IntStream.range(0, 4).mapToObj(QueueScenario::key).toList();
-
-	private final AtomicLong calls = new AtomicLong();
 
 	private volatile InMemoryLockBackend store = new InMemoryLockBackend();
 
@@ -39,26 +36,6 @@ final class InMemoryScenarioStore implements ScenarioStore {
 	@Override
 	public void flush() {
 		this.store = new InMemoryLockBackend();
-	}
-
-	@Override
-	public void resetStats() {
-		this.calls.set(0);
-	}
-
-	@Override
-	public long calls() {
-		return this.calls.get();
-	}
-
-	@Override
-	public String callsName() {
-		return "store calls";
-	}
-
-	@Override
-	public int boundScale() {
-		return 1;
 	}
 
 	@Override

@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -26,14 +25,12 @@ import dev.locksmith.jdbc.PostgresServerExtension;
  * and the live rows of its waiters table: it tells whether a key is held, not by whom
  * ({@link ScenarioStore.State#UNNAMED}), and every row it keeps has an end.
  */
-final class JdbcScenarioStore implements ScenarioStore {
+final class JdbcScenarioStore extends CountedScenarioStore {
 
 	/** Every key a generated scenario may lock. */
 	private static final List<String> KEYS = IntStream.range(0, 4).mapToObj(QueueScenario::key).toList();
 
 	private final PostgresServerExtension postgres;
-
-	private final AtomicLong calls = new AtomicLong();
 
 	JdbcScenarioStore(PostgresServerExtension postgres) {
 		this.postgres = postgres;
@@ -60,26 +57,6 @@ final class JdbcScenarioStore implements ScenarioStore {
 	@Override
 	public void flush() {
 		update("TRUNCATE locksmith_locks, locksmith_shares, locksmith_waiters");
-	}
-
-	@Override
-	public void resetStats() {
-		this.calls.set(0);
-	}
-
-	@Override
-	public long calls() {
-		return this.calls.get();
-	}
-
-	@Override
-	public String callsName() {
-		return "store calls";
-	}
-
-	@Override
-	public int boundScale() {
-		return 1;
 	}
 
 	@Override
