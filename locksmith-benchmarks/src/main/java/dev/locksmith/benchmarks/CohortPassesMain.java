@@ -11,7 +11,7 @@ import dev.locksmith.benchmarks.lock.Library;
 import dev.locksmith.benchmarks.report.MachineInfo;
 import dev.locksmith.benchmarks.scenario.ContentionFigures;
 import dev.locksmith.benchmarks.scenario.CrossProcessContention;
-
+import dev.locksmith.testing.FaultyProxy;
 import dev.locksmith.testing.RedisServer;
 
 /**
@@ -19,7 +19,8 @@ import dev.locksmith.testing.RedisServer;
  * JVMs of the settings: in each of {@code bench.rounds} rounds the textbook lock, then Locksmith at each
  * bound of {@code bench.cohortPasses}, each in worker JVMs of its own; prints every figure with the load
  * average, then each bound's ratio to the textbook lock of its own round as the median of the rounds with
- * their spread.
+ * their spread. With {@code bench.latency} (such as {@code 250us±50us}) every client reaches Redis through a
+ * {@link FaultyProxy} that delays each direction by that much.
  */
 public final class CohortPassesMain {
 
@@ -39,11 +40,31 @@ public final class CohortPassesMain {
 			.mapToInt((bound) -> Integer.parseInt(bound.trim()))
 			.toArray();
 		int rounds = Integer.getInteger("bench.rounds", 3);
-		System.out.println("Cohort bounds " + Arrays.toString(bounds) + ", " + rounds + " rounds: " + settings.describe());
+		NetworkDelay delay = NetworkDelay.parse(System.getProperty("bench.latency", "0ms"));
+		System.out.println("Cohort bounds " + Arrays.toString(bounds) + ", " + rounds + " rounds, delay each way "
+				+ delay + ": " + settings.describe());
 		List<double[]> ratios = new ArrayList<>();
-		try (RedisServer redis = RedisServer.start(); BenchEnvironment environment = new BenchEnvironment(redis.port())) {
+		try (RedisServer redis = RedisServer.start(); FaultyProxy proxy = FaultyProxy.start(redis.port())) {
+			delay.applyTo(proxy);
+			int port = delay.equals(NetworkDelay.NONE) ? redis.port() : proxy.port();
+			measureRounds(settings, redis, port, bounds, rounds, ratios);
+		}
+
+		System.out.println("== Locksmith / textbook, " + jvms(settings) + ", median of " + rounds + " rounds [min, max]");
+		for (int i = 0; i < bounds.length; i++) {
+			int bound = i;
+			double[] sorted = ratios.stream().mapToDouble((round) -> round[bound]).sorted().toArray();
+			System.out.printf("cohort-passes=%d: %.2f× [%.2f, %.2f]%n", bounds[i], sorted[sorted.length / 2], sorted[0],
+					sorted[sorted.length - 1]);
+		}
+		System.exit(0);
+	}
+
+	private static void measureRounds(BenchSettings settings, RedisServer redis, int port, int[] bounds, int rounds,
+			List<double[]> ratios) throws Exception {
+		try (BenchEnvironment environment = new BenchEnvironment(port)) {
 			Map<Library, BenchLock> locks = BenchmarkMain.open(environment, settings);
-			CrossProcessContention scenario = new CrossProcessContention(settings, redis, redis.port());
+			CrossProcessContention scenario = new CrossProcessContention(settings, redis, port);
 			int jvms = settings.mostJvms();
 			try {
 				for (int round = 1; round <= rounds; round++) {
@@ -63,14 +84,6 @@ public final class CohortPassesMain {
 				locks.values().forEach(BenchLock::close);
 			}
 		}
-		System.out.println("== Locksmith / textbook, " + jvms(settings) + ", median of " + rounds + " rounds [min, max]");
-		for (int i = 0; i < bounds.length; i++) {
-			int bound = i;
-			double[] sorted = ratios.stream().mapToDouble((round) -> round[bound]).sorted().toArray();
-			System.out.printf("cohort-passes=%d: %.2f× [%.2f, %.2f]%n", bounds[i], sorted[sorted.length / 2], sorted[0],
-					sorted[sorted.length - 1]);
-		}
-		System.exit(0);
 	}
 
 	private static ContentionFigures measure(CrossProcessContention scenario, Library library,

@@ -1,5 +1,6 @@
 package dev.locksmith.benchmarks;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 
 import org.springframework.boot.convert.DurationStyle;
@@ -21,7 +22,7 @@ public record NetworkDelay(Duration fixed, Duration jitter) {
 	public NetworkDelay {
 		if (fixed.isNegative() || jitter.isNegative() || jitter.compareTo(fixed) > 0) {
 			throw new IllegalArgumentException(
-					"A delay needs 0 <= jitter <= fixed, not " + fixed.toMillis() + " ms ± " + jitter.toMillis() + " ms");
+					"A delay needs 0 <= jitter <= fixed, not " + millis(fixed) + " ± " + millis(jitter));
 		}
 	}
 
@@ -43,14 +44,18 @@ public record NetworkDelay(Duration fixed, Duration jitter) {
 		proxy.delay(this.fixed, this.jitter);
 	}
 
-	/** The delay for the report: {@code 20 ms ± 10 ms}, or {@code none}. */
+	/** The delay for the report: {@code 20 ms ± 10 ms}, {@code 0.25 ms ± 0.05 ms}, or {@code none}. */
 	@Override
 	public String toString() {
 		if (this.equals(NONE)) {
 			return "none";
 		}
-		String fixedText = this.fixed.toMillis() + " ms";
-		return this.jitter.isZero() ? fixedText : fixedText + " ± " + this.jitter.toMillis() + " ms";
+		return this.jitter.isZero() ? millis(this.fixed) : millis(this.fixed) + " ± " + millis(this.jitter);
+	}
+
+	private static String millis(Duration duration) {
+		BigDecimal millis = BigDecimal.valueOf(duration.toNanos(), 6).stripTrailingZeros();
+		return millis.toPlainString() + " ms";
 	}
 
 }
