@@ -36,7 +36,7 @@ class EndedLeasesTests {
 		}
 		await().atMost(Duration.ofSeconds(10)).until(() -> abandoned.stream().noneMatch(LockHandle::isHeld));
 		this.locks.tryAcquire("other", LockOptions.ofTtl(Duration.ofSeconds(30))).orElseThrow();
-		assertThat(this.locks.leases().held().size()).as("ended leases dropped when a lock is added").isOne();
+		assertThat(this.locks.leases().held().size()).as("locks found lost left the registry").isOne();
 	}
 
 }

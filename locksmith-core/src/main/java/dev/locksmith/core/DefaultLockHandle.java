@@ -1,5 +1,7 @@
 package dev.locksmith.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -9,10 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import io.micrometer.observation.Observation;
@@ -25,7 +24,10 @@ import dev.locksmith.core.observation.LockOutcome;
 /**
  * The engine's {@link LockHandle}, for one key or for several granted together: tracks the lease on
  * the local monotonic clock, never the wall clock, and counts holds: this handle is the first, each
- * {@link #hold()} adds one, and the lock is released when the last one ends.
+ * {@link #hold()} adds one, and the lock is released when the last one ends. A process may hold many
+ * thousands of these, so the state that changes lives in volatile fields updated through
+ * {@link VarHandle}s rather than in atomic objects of its own, and the future {@link #lost()} copies is
+ * made when someone first asks for it or the lock is lost.
  */
 final class DefaultLockHandle implements LockHandle, HolderAware {
 
@@ -35,24 +37,57 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	}
 
-	private final Leases leases;
+	private static final VarHandle STATE;
 
-	private final @Nullable String name;
+	private static final VarHandle RENEWALS;
+
+	private static final VarHandle HOLDS;
+
+	private static final VarHandle FIRST_HOLD_OPEN;
+
+	private static final VarHandle LEASE;
+
+	private static final VarHandle OBSERVING;
+
+	private static final VarHandle LOST;
+
+	static {
+		MethodHandles.Lookup lookup = MethodHandles.lookup();
+		try {
+			STATE = lookup.findVarHandle(DefaultLockHandle.class, "state", State.class);
+			RENEWALS = lookup.findVarHandle(DefaultLockHandle.class, "renewals", long.class);
+			HOLDS = lookup.findVarHandle(DefaultLockHandle.class, "holds", int.class);
+			FIRST_HOLD_OPEN = lookup.findVarHandle(DefaultLockHandle.class, "firstHoldOpen", boolean.class);
+			LEASE = lookup.findVarHandle(DefaultLockHandle.class, "lease", Lease.class);
+			OBSERVING = lookup.findVarHandle(DefaultLockHandle.class, "observing", boolean.class);
+			LOST = lookup.findVarHandle(DefaultLockHandle.class, "lost", CompletableFuture.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
+	private final Leases leases;
 
 	private final List<String> keys;
 
 	private final LockOwner owner;
 
-	private final Map<String, Long> fencingTokens;
+	/** The fencing token of each key, in the order of {@link #keys}. */
+	private final long[] fencingTokens;
+
+	private final @Nullable String name;
 
 	private final Duration ttl;
 
 	private final LockMode mode;
 
 	private final int permits;
+
 	private final boolean renew;
 
-	private final Instant acquiredAt;
+	/** When the lock was granted, in nanoseconds since the epoch on the wall clock. */
+	private final long acquiredAtEpochNanos;
 
 	private final long grantedAtNanos;
 
@@ -60,25 +95,25 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	private final String ownerThread;
 
-	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+	private volatile State state = State.HELD;
 
-	private final AtomicLong renewals = new AtomicLong();
+	private volatile long renewals;
 
-	private final AtomicInteger holds = new AtomicInteger(1);
+	private volatile int holds = 1;
 
-	private final AtomicBoolean firstHoldOpen = new AtomicBoolean(true);
+	private volatile boolean firstHoldOpen = true;
 
 	private volatile @Nullable String holder;
 
 	private final Duration driftAllowance;
 
-	private final AtomicReference<Lease> lease = new AtomicReference<>();
+	private volatile @Nullable Lease lease;
 
 	private final Observation observation;
 
-	private final AtomicBoolean observing = new AtomicBoolean(true);
+	private volatile boolean observing = true;
 
-	private final CompletableFuture<Void> lost = new CompletableFuture<>();
+	private volatile @Nullable CompletableFuture<Void> lost;
 
 	/**
 	 * A handle on locks the store set under a lease of {@code lease} (the options' ttl, or a hand-over's
@@ -88,17 +123,17 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 			LockOptions options, Duration driftAllowance, long requestedAtNanos, Duration lease,
 			Observation observation) {
 		this.leases = leases;
-		this.name = options.name();
 		this.keys = keys;
 		this.owner = owner;
-		this.fencingTokens = tokensByKey(keys, fencingTokens);
+		this.fencingTokens = tokensInOrder(keys, fencingTokens);
+		this.name = options.name();
 		this.ttl = options.ttl();
 		this.mode = options.mode();
 		this.permits = options.permits();
 		this.renew = options.renew();
 		this.driftAllowance = driftAllowance;
 		this.observation = observation;
-		this.acquiredAt = Instant.now();
+		this.acquiredAtEpochNanos = WallClock.nowEpochNanos();
 		this.grantedAtNanos = System.nanoTime();
 		this.holdUntilNanos = this.grantedAtNanos + options.holdAtLeast().toNanos();
 		this.ownerThread = Thread.currentThread().getName();
@@ -112,18 +147,30 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	}
 
 	@Override
+	public long fencingToken() {
+		return (this.fencingTokens.length == 1) ? this.fencingTokens[0] : LockHandle.super.fencingToken();
+	}
+
+	@Override
 	public Map<String, Long> fencingTokens() {
-		return this.fencingTokens;
+		if (this.keys.size() == 1) {
+			return Map.of(this.keys.get(0), this.fencingTokens[0]);
+		}
+		Map<String, Long> byKey = new LinkedHashMap<>();
+		for (int i = 0; i < this.keys.size(); i++) {
+			byKey.put(this.keys.get(i), this.fencingTokens[i]);
+		}
+		return Collections.unmodifiableMap(byKey);
 	}
 
 	@Override
 	public Instant acquiredAt() {
-		return this.acquiredAt;
+		return WallClock.instant(this.acquiredAtEpochNanos);
 	}
 
 	@Override
 	public Instant expiresAt() {
-		return this.lease.get().expiresAt();
+		return lease().expiresAt();
 	}
 
 	/**
@@ -137,7 +184,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		if (leaseRuns()) {
 			return true;
 		}
-		if (this.state.get() == State.HELD) {
+		if (this.state == State.HELD) {
 			this.leases.lost(this);
 		}
 		return false;
@@ -145,12 +192,12 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	/** Whether the lock is neither released nor lost and its lease runs, without reporting a lease that ended. */
 	boolean leaseRuns() {
-		return this.state.get() == State.HELD && this.lease.get().runsAt(System.nanoTime());
+		return this.state == State.HELD && lease().runsAt(System.nanoTime());
 	}
 
 	@Override
 	public CompletionStage<Void> lost() {
-		return this.lost.copy();
+		return lostFuture().copy();
 	}
 
 	@Override
@@ -158,24 +205,24 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		if (ttl.toMillis() < 1) {
 			throw new IllegalArgumentException("ttl must be at least 1ms, was " + ttl);
 		}
-		return this.state.get() == State.HELD && this.leases.extend(this, ttl);
+		return this.state == State.HELD && this.leases.extend(this, ttl);
 	}
 
 	@Override
 	public LockHandle hold() {
-		if (this.holds.getAndUpdate((count) -> (count > 0) ? count + 1 : count) == 0) {
+		if (!addHold()) {
 			throw new IllegalStateException("Lock '" + KeyMasking.mask(name(), key()) + "' was already released");
 		}
-		if (this.state.get() == State.LOST) {
+		if (this.state == State.LOST) {
 			dropHold();
-			throw new LockLostException(this.name, this);
+			throw new LockLostException(name(), this);
 		}
 		return new AddedHold(this);
 	}
 
 	@Override
 	public void close() {
-		if (this.firstHoldOpen.compareAndSet(true, false)) {
+		if (FIRST_HOLD_OPEN.compareAndSet(this, true, false)) {
 			dropHold();
 		}
 	}
@@ -185,11 +232,11 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	 * reported lost first.
 	 */
 	void dropHold() {
-		if (this.holds.decrementAndGet() != 0) {
+		if ((int) HOLDS.getAndAdd(this, -1) != 1) {
 			return;
 		}
 		isHeld();
-		State before = this.state.getAndSet(State.RELEASED);
+		State before = (State) STATE.getAndSet(this, State.RELEASED);
 		// A lost lock is released too: after a local give-up its key may still be in the store.
 		if (before != State.RELEASED) {
 			this.leases.release(this, before == State.HELD);
@@ -206,18 +253,46 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	@Override
 	public String toString() {
-		return "LockHandle[fencingTokens=" + this.fencingTokens + ", state=" + this.state.get() + "]";
+		return "LockHandle[fencingTokens=" + fencingTokens() + ", state=" + this.state + "]";
+	}
+
+	/** Adds a hold unless the last one ended already. */
+	private boolean addHold() {
+		for (int count = this.holds; count > 0; count = this.holds) {
+			if (HOLDS.compareAndSet(this, count, count + 1)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private Lease lease() {
+		Lease current = this.lease;
+		if (current == null) {
+			throw new IllegalStateException("A lock handle's lease is set when it is made");
+		}
+		return current;
+	}
+
+	/** The future that {@link #lost()} copies, made by whichever asks first: a caller, or the loss. */
+	@SuppressWarnings("unchecked")
+	private CompletableFuture<Void> lostFuture() {
+		CompletableFuture<Void> existing = this.lost;
+		if (existing != null) {
+			return existing;
+		}
+		CompletableFuture<Void> made = new CompletableFuture<>();
+		CompletableFuture<Void> raced = (CompletableFuture<Void>) LOST.compareAndExchange(this, null, made);
+		return (raced != null) ? raced : made;
 	}
 
 	/** The fencing token of each key, in the keys' order: a store that issued them for other keys is refused. */
-	private static Map<String, Long> tokensByKey(List<String> keys, Map<String, Long> tokens) {
+	private static long[] tokensInOrder(List<String> keys, Map<String, Long> tokens) {
 		if (tokens.size() != keys.size() || !tokens.keySet().containsAll(keys)) {
 			throw new IllegalStateException("The store issued fencing tokens for " + KeyMasking.describe(
 					List.copyOf(tokens.keySet())) + " when asked for " + KeyMasking.describe(keys));
 		}
-		Map<String, Long> byKey = new LinkedHashMap<>();
-		keys.forEach((key) -> byKey.put(key, tokens.get(key)));
-		return Collections.unmodifiableMap(byKey);
+		return keys.stream().mapToLong(tokens::get).toArray();
 	}
 
 	@Nullable String name() {
@@ -226,7 +301,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	/** Ends the observation of the time this lock was held, once: a lost lock is released afterwards too. */
 	void endObservation(LockOutcome outcome) {
-		if (this.observing.compareAndSet(true, false)) {
+		if (OBSERVING.compareAndSet(this, true, false)) {
 			LockObservations.stop(this.observation, outcome);
 		}
 	}
@@ -254,11 +329,11 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	}
 
 	long renewalDueNanos() {
-		return this.lease.get().renewalDueNanos();
+		return lease().renewalDueNanos();
 	}
 
 	long leaseDeadlineNanos() {
-		return this.lease.get().deadlineNanos();
+		return lease().deadlineNanos();
 	}
 
 	/**
@@ -280,7 +355,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	/** Whether the lock is neither released nor lost, whatever the lease says. */
 	boolean isActive() {
-		return this.state.get() == State.HELD;
+		return this.state == State.HELD;
 	}
 
 	/**
@@ -295,19 +370,27 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	void leaseStarted(long requestedAtNanos, Duration ttl, Duration driftAllowance) {
 		Lease started = Lease.of(requestedAtNanos, ttl, driftAllowance);
 		// The renewal due time is part of the lease, so the lease kept and its due time never disagree.
-		this.lease.accumulateAndGet(started, (current, next) -> (current != null) ? current.later(next) : next);
+		Lease current;
+		do {
+			current = this.lease;
+		}
+		while (!LEASE.compareAndSet(this, current, (current != null) ? current.later(started) : started));
 	}
 
 	/** Records a renewal sent at {@code requestedAtNanos}. */
 	void renewed(long requestedAtNanos) {
 		leaseStarted(requestedAtNanos, this.ttl);
-		this.renewals.incrementAndGet();
+		RENEWALS.getAndAdd(this, 1L);
 		LockObservations.renewed(this.observation);
 	}
 
 	/** Asks for another renewal attempt at {@code dueNanos}, after a failed one. */
 	void retryRenewalAt(long dueNanos) {
-		this.lease.updateAndGet((current) -> current.renewingAt(dueNanos));
+		Lease current;
+		do {
+			current = lease();
+		}
+		while (!LEASE.compareAndSet(this, current, current.renewingAt(dueNanos)));
 	}
 
 	/**
@@ -315,18 +398,18 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	 * thread that found the loss; true only for the call that made the change.
 	 */
 	boolean markLost() {
-		boolean marked = this.state.compareAndSet(State.HELD, State.LOST);
+		boolean marked = STATE.compareAndSet(this, State.HELD, State.LOST);
 		if (marked) {
-			this.lost.completeAsync(() -> null);
+			lostFuture().completeAsync(() -> null);
 		}
 		return marked;
 	}
 
 	/** One snapshot for each key. */
 	Stream<LockInfo> toInfos() {
-		return this.keys.stream()
-			.map((key) -> new LockInfo(this.name, key, this.fencingTokens.get(key), this.acquiredAt, expiresAt(),
-					this.renewals.get(), this.ownerThread, this.holder, this.mode, this.permits));
+		return IntStream.range(0, this.keys.size())
+			.mapToObj((i) -> new LockInfo(name(), this.keys.get(i), this.fencingTokens[i], acquiredAt(), expiresAt(),
+					this.renewals, this.ownerThread, this.holder, this.mode, this.permits));
 	}
 
 }

@@ -1,83 +1,52 @@
 package dev.locksmith.core;
 
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The registry of locks this process holds. A lock leaves it when it is released or lost, and also
  * once its lease has ended: a lease that nobody renews or releases is neither listed nor kept. Ended
- * leases are dropped whenever a lock is added or the registry is listed, earliest deadline first.
+ * leases are dropped whenever the registry is listed, and by a sweep each time as many locks were added
+ * as it held at the last sweep (and at least {@value #MIN_ADDS_PER_SWEEP}): adding a lock costs a
+ * constant time on average, and the registry keeps one small entry per lock, not a deadline index.
  */
 final class HeldLocks {
 
-	private final Map<DefaultLockHandle, Expiry> expiries = new ConcurrentHashMap<>();
+	/** The fewest additions between two sweeps, so that a registry of few locks is not swept at each. */
+	static final int MIN_ADDS_PER_SWEEP = 1024;
 
-	private final ConcurrentSkipListMap<Expiry, DefaultLockHandle> byDeadline = new ConcurrentSkipListMap<>(
-			Comparator.comparingLong(Expiry::deadlineNanos).thenComparingLong(Expiry::sequence));
+	private final Set<DefaultLockHandle> handles = ConcurrentHashMap.newKeySet();
 
-	private final AtomicLong sequence = new AtomicLong();
+	private final AtomicInteger addsUntilSweep = new AtomicInteger(MIN_ADDS_PER_SWEEP);
 
 	void add(DefaultLockHandle handle) {
-		dropEnded();
-		Expiry expiry = expiryOf(handle);
-		this.expiries.put(handle, expiry);
-		this.byDeadline.put(expiry, handle);
+		this.handles.add(handle);
+		if (this.addsUntilSweep.decrementAndGet() == 0) {
+			dropEnded();
+			this.addsUntilSweep.set(Math.max(MIN_ADDS_PER_SWEEP, this.handles.size()));
+		}
 	}
 
 	void remove(DefaultLockHandle handle) {
-		Expiry expiry = this.expiries.remove(handle);
-		if (expiry != null) {
-			this.byDeadline.remove(expiry);
-		}
+		this.handles.remove(handle);
 	}
 
 	/** What is held right now, one snapshot for each key. */
 	List<LockInfo> list() {
 		dropEnded();
-		return this.expiries.keySet().stream().filter(DefaultLockHandle::leaseRuns).flatMap(DefaultLockHandle::toInfos)
-			.toList();
+		return this.handles.stream().filter(DefaultLockHandle::leaseRuns).flatMap(DefaultLockHandle::toInfos).toList();
 	}
 
 	/** How many handles the registry keeps. */
 	int size() {
-		return this.expiries.size();
+		return this.handles.size();
 	}
 
-	/**
-	 * Looks at each lock whose lease had ended when it was last seen: one renewed or extended since
-	 * then is kept until its new deadline, the others leave.
-	 */
+	/** Drops each lock released, lost or whose lease has ended; one renewed or extended in time stays. */
 	private void dropEnded() {
-		long now = System.nanoTime();
-		for (Map.Entry<Expiry, DefaultLockHandle> first = this.byDeadline.firstEntry(); first != null
-				&& first.getKey().deadlineNanos() - now <= 0; first = this.byDeadline.firstEntry()) {
-			Expiry ended = first.getKey();
-			DefaultLockHandle handle = first.getValue();
-			if (!this.byDeadline.remove(ended, handle)) {
-				continue;
-			}
-			if (handle.leaseRuns()) {
-				Expiry next = expiryOf(handle);
-				if (this.expiries.replace(handle, ended, next)) {
-					this.byDeadline.put(next, handle);
-				}
-			}
-			else {
-				this.expiries.remove(handle, ended);
-			}
-		}
-	}
-
-	private Expiry expiryOf(DefaultLockHandle handle) {
-		return new Expiry(handle.leaseDeadlineNanos(), this.sequence.incrementAndGet());
-	}
-
-	/** A lease deadline on the monotonic clock, and a sequence number that tells equal deadlines apart. */
-	private record Expiry(long deadlineNanos, long sequence) {
+		this.handles.removeIf((handle) -> !handle.leaseRuns());
 	}
 
 }

@@ -13,16 +13,17 @@ import java.util.concurrent.TimeUnit;
  * @param answeredAtNanos when its answer came
  * @param deadlineNanos when this process stops counting the lock as held
  * @param renewalDueNanos when a third of the lease has passed: time to renew it
- * @param expiresAt the deadline on the wall clock, for people
+ * @param expiresAtEpochNanos the deadline on the wall clock, for people, in nanoseconds since the epoch
  */
-record Lease(long sentAtNanos, long answeredAtNanos, long deadlineNanos, long renewalDueNanos, Instant expiresAt) {
+record Lease(long sentAtNanos, long answeredAtNanos, long deadlineNanos, long renewalDueNanos, long expiresAtEpochNanos) {
 
 	/** The lease of {@code ttl} set by a request sent at {@code sentAtNanos}. */
 	static Lease of(long sentAtNanos, Duration ttl, Duration driftAllowance) {
 		long ttlNanos = TimeUnit.MILLISECONDS.toNanos(ttl.toMillis());
 		long deadline = sentAtNanos + ttlNanos - driftAllowance.toNanos();
 		long now = System.nanoTime();
-		return new Lease(sentAtNanos, now, deadline, sentAtNanos + ttlNanos / 3, Instant.now().plusNanos(deadline - now));
+		return new Lease(sentAtNanos, now, deadline, sentAtNanos + ttlNanos / 3,
+				WallClock.nowEpochNanos() + (deadline - now));
 	}
 
 	/**
@@ -41,7 +42,12 @@ record Lease(long sentAtNanos, long answeredAtNanos, long deadlineNanos, long re
 
 	/** This lease, renewed at {@code dueNanos} instead: after a renewal attempt that failed. */
 	Lease renewingAt(long dueNanos) {
-		return new Lease(this.sentAtNanos, this.answeredAtNanos, this.deadlineNanos, dueNanos, this.expiresAt);
+		return new Lease(this.sentAtNanos, this.answeredAtNanos, this.deadlineNanos, dueNanos, this.expiresAtEpochNanos);
+	}
+
+	/** The deadline on the wall clock, for people. */
+	Instant expiresAt() {
+		return WallClock.instant(this.expiresAtEpochNanos);
 	}
 
 	/** Whether the lease still runs at {@code nowNanos}. */

@@ -4,7 +4,7 @@ import java.util.Optional;
 import java.util.SortedMap;
 
 /** The slope of a least-squares line through points, such as bytes per held lock from bytes against held locks. */
-final class LinearFit {
+public final class LinearFit {
 
 	private LinearFit() {
 	}
@@ -14,7 +14,7 @@ final class LinearFit {
 	 * every point shares, such as a subscription made once, falls into the intercept and not into the
 	 * slope. Empty without points or when every x is the same.
 	 */
-	static Optional<Double> slope(SortedMap<Integer, Double> points) {
+	public static Optional<Double> slope(SortedMap<Integer, Double> points) {
 		int n = points.size();
 		if (n == 1) {
 			int x = points.firstKey();
