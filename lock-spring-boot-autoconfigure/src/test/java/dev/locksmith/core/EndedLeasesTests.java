@@ -39,4 +39,21 @@ class EndedLeasesTests {
 		assertThat(this.locks.leases().held().size()).as("locks found lost left the registry").isOne();
 	}
 
+	@Test
+	void endedLeasesThatNothingReportsLostAreSweptAsMoreLocksAreAdded() throws Exception {
+		// closed, the engine watches no lease end: nothing reports these locks lost but the registry's sweep
+		this.locks.close();
+		int batch = HeldLocks.MIN_ADDS_PER_SWEEP;
+		for (int i = 0; i < batch; i++) {
+			this.locks.tryAcquire("abandoned:" + i, LockOptions.ofTtl(Duration.ofMillis(20)).withRenew(false))
+				.orElseThrow();
+		}
+		Thread.sleep(100);
+		for (int i = 0; i < batch; i++) {
+			this.locks.tryAcquire("kept:" + i, LockOptions.ofTtl(Duration.ofMinutes(5)).withRenew(false)).orElseThrow();
+		}
+		assertThat(this.locks.leases().held().size()).as("ended leases swept at the second batch's last addition")
+			.isEqualTo(batch);
+	}
+
 }

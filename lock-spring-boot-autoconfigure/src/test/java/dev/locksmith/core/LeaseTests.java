@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 import io.micrometer.observation.Observation;
@@ -22,6 +23,13 @@ class LeaseTests {
 			.isEqualTo(SENT_AT + Duration.ofMillis(29_990).toNanos());
 		assertThat(Lease.of(SENT_AT, Duration.ofSeconds(30), Duration.ofMillis(10)).renewalDueNanos())
 			.isEqualTo(SENT_AT + Duration.ofSeconds(10).toNanos());
+	}
+
+	@Test
+	void theLongestLeaseADurationCountsInNanosecondsExpiresCenturiesAheadOnTheWallClock() {
+		Duration longest = Duration.ofDays(106_751);
+		Instant expiresAt = Lease.of(System.nanoTime(), longest, Duration.ZERO).expiresAt();
+		assertThat(expiresAt).isBetween(Instant.now().plus(longest).minusSeconds(60), Instant.now().plus(longest));
 	}
 
 	@Test

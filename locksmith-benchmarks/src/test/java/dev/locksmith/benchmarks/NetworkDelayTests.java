@@ -19,6 +19,12 @@ class NetworkDelayTests {
 	}
 
 	@Test
+	void aDataCentreHopReadsAndPrintsInFractionsOfAMillisecond() {
+		assertThat(NetworkDelay.parse("250us+-50us")).isEqualTo(new NetworkDelay(Duration.ofNanos(250_000), Duration.ofNanos(50_000)))
+			.hasToString("0.25 ms ± 0.05 ms");
+	}
+
+	@Test
 	void theJitterIsOptional() {
 		assertThat(NetworkDelay.parse("5ms")).isEqualTo(new NetworkDelay(Duration.ofMillis(5), Duration.ZERO))
 			.hasToString("5 ms");

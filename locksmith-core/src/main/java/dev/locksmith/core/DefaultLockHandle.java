@@ -86,8 +86,8 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	private final boolean renew;
 
-	/** When the lock was granted, in nanoseconds since the epoch on the wall clock. */
-	private final long acquiredAtEpochNanos;
+	/** When the lock was granted, in microseconds since the epoch on the wall clock. */
+	private final long acquiredAtEpochMicros;
 
 	private final long grantedAtNanos;
 
@@ -133,7 +133,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		this.renew = options.renew();
 		this.driftAllowance = driftAllowance;
 		this.observation = observation;
-		this.acquiredAtEpochNanos = WallClock.nowEpochNanos();
+		this.acquiredAtEpochMicros = WallClock.nowEpochMicros();
 		this.grantedAtNanos = System.nanoTime();
 		this.holdUntilNanos = this.grantedAtNanos + options.holdAtLeast().toNanos();
 		this.ownerThread = Thread.currentThread().getName();
@@ -152,9 +152,15 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	}
 
 	@Override
+	public long fencingToken(String key) {
+		int index = this.keys.indexOf(key);
+		return (index >= 0) ? this.fencingTokens[index] : LockHandle.super.fencingToken(key);
+	}
+
+	@Override
 	public Map<String, Long> fencingTokens() {
 		if (this.keys.size() == 1) {
-			return Map.of(this.keys.get(0), this.fencingTokens[0]);
+			return Collections.singletonMap(this.keys.get(0), this.fencingTokens[0]);
 		}
 		Map<String, Long> byKey = new LinkedHashMap<>();
 		for (int i = 0; i < this.keys.size(); i++) {
@@ -165,7 +171,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	@Override
 	public Instant acquiredAt() {
-		return WallClock.instant(this.acquiredAtEpochNanos);
+		return WallClock.instant(this.acquiredAtEpochMicros);
 	}
 
 	@Override

@@ -24,8 +24,12 @@ final class HeldLocks {
 	void add(DefaultLockHandle handle) {
 		this.handles.add(handle);
 		if (this.addsUntilSweep.decrementAndGet() == 0) {
-			dropEnded();
-			this.addsUntilSweep.set(Math.max(MIN_ADDS_PER_SWEEP, this.handles.size()));
+			try {
+				dropEnded();
+			}
+			finally {
+				this.addsUntilSweep.set(Math.max(MIN_ADDS_PER_SWEEP, this.handles.size()));
+			}
 		}
 	}
 

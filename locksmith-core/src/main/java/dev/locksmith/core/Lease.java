@@ -13,9 +13,9 @@ import java.util.concurrent.TimeUnit;
  * @param answeredAtNanos when its answer came
  * @param deadlineNanos when this process stops counting the lock as held
  * @param renewalDueNanos when a third of the lease has passed: time to renew it
- * @param expiresAtEpochNanos the deadline on the wall clock, for people, in nanoseconds since the epoch
+ * @param expiresAtEpochMicros the deadline on the wall clock, for people, in microseconds since the epoch
  */
-record Lease(long sentAtNanos, long answeredAtNanos, long deadlineNanos, long renewalDueNanos, long expiresAtEpochNanos) {
+record Lease(long sentAtNanos, long answeredAtNanos, long deadlineNanos, long renewalDueNanos, long expiresAtEpochMicros) {
 
 	/** The lease of {@code ttl} set by a request sent at {@code sentAtNanos}. */
 	static Lease of(long sentAtNanos, Duration ttl, Duration driftAllowance) {
@@ -23,7 +23,7 @@ record Lease(long sentAtNanos, long answeredAtNanos, long deadlineNanos, long re
 		long deadline = sentAtNanos + ttlNanos - driftAllowance.toNanos();
 		long now = System.nanoTime();
 		return new Lease(sentAtNanos, now, deadline, sentAtNanos + ttlNanos / 3,
-				WallClock.nowEpochNanos() + (deadline - now));
+				WallClock.nowEpochMicros() + TimeUnit.NANOSECONDS.toMicros(deadline - now));
 	}
 
 	/**
@@ -42,12 +42,12 @@ record Lease(long sentAtNanos, long answeredAtNanos, long deadlineNanos, long re
 
 	/** This lease, renewed at {@code dueNanos} instead: after a renewal attempt that failed. */
 	Lease renewingAt(long dueNanos) {
-		return new Lease(this.sentAtNanos, this.answeredAtNanos, this.deadlineNanos, dueNanos, this.expiresAtEpochNanos);
+		return new Lease(this.sentAtNanos, this.answeredAtNanos, this.deadlineNanos, dueNanos, this.expiresAtEpochMicros);
 	}
 
 	/** The deadline on the wall clock, for people. */
 	Instant expiresAt() {
-		return WallClock.instant(this.expiresAtEpochNanos);
+		return WallClock.instant(this.expiresAtEpochMicros);
 	}
 
 	/** Whether the lease still runs at {@code nowNanos}. */

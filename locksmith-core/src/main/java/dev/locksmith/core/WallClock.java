@@ -4,25 +4,27 @@ import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Wall-clock instants as nanoseconds since the epoch in a {@code long} (good until the year 2262): a
- * held lock keeps its times for people this way rather than as {@link Instant} objects of their own.
+ * Wall-clock instants as microseconds since the epoch in a {@code long}, as precise as the system clock
+ * and far beyond the longest lease a {@link java.time.Duration} can count in nanoseconds: a held lock keeps
+ * its times for people this way rather than as {@link Instant} objects of their own.
  */
 final class WallClock {
 
-	private static final long NANOS_PER_SECOND = TimeUnit.SECONDS.toNanos(1);
+	private static final long MICROS_PER_SECOND = TimeUnit.SECONDS.toMicros(1);
 
 	private WallClock() {
 	}
 
-	/** Now, in nanoseconds since the epoch, as precise as {@link Instant#now()}. */
-	static long nowEpochNanos() {
+	/** Now, in microseconds since the epoch. */
+	static long nowEpochMicros() {
 		Instant now = Instant.now();
-		return now.getEpochSecond() * NANOS_PER_SECOND + now.getNano();
+		return now.getEpochSecond() * MICROS_PER_SECOND + TimeUnit.NANOSECONDS.toMicros(now.getNano());
 	}
 
-	/** The instant {@code epochNanos} nanoseconds after the epoch. */
-	static Instant instant(long epochNanos) {
-		return Instant.ofEpochSecond(Math.floorDiv(epochNanos, NANOS_PER_SECOND), Math.floorMod(epochNanos, NANOS_PER_SECOND));
+	/** The instant {@code epochMicros} microseconds after the epoch. */
+	static Instant instant(long epochMicros) {
+		return Instant.ofEpochSecond(Math.floorDiv(epochMicros, MICROS_PER_SECOND),
+				TimeUnit.MICROSECONDS.toNanos(Math.floorMod(epochMicros, MICROS_PER_SECOND)));
 	}
 
 }
