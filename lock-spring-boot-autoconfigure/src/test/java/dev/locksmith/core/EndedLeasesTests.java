@@ -44,9 +44,10 @@ class EndedLeasesTests {
 		// closed, the engine watches no lease end: nothing reports these locks lost but the registry's sweep
 		this.locks.close();
 		int batch = HeldLocks.MIN_ADDS_PER_SWEEP;
+		List<LockHandle> abandoned = new ArrayList<>();
 		for (int i = 0; i < batch; i++) {
-			this.locks.tryAcquire("abandoned:" + i, LockOptions.ofTtl(Duration.ofMillis(20)).withRenew(false))
-				.orElseThrow();
+			abandoned.add(this.locks.tryAcquire("abandoned:" + i, LockOptions.ofTtl(Duration.ofMillis(20)).withRenew(false))
+				.orElseThrow());
 		}
 		Thread.sleep(100);
 		for (int i = 0; i < batch; i++) {
@@ -54,6 +55,8 @@ class EndedLeasesTests {
 		}
 		assertThat(this.locks.leases().held().size()).as("ended leases swept at the second batch's last addition")
 			.isEqualTo(batch);
+		assertThat(abandoned.get(0).lost()).as("a lease the sweep found ended is reported lost")
+			.succeedsWithin(Duration.ofSeconds(10));
 	}
 
 }

@@ -48,9 +48,13 @@ final class HeldLocks {
 		return this.handles.size();
 	}
 
-	/** Drops each lock released, lost or whose lease has ended; one renewed or extended in time stays. */
+	/**
+	 * Drops each lock released, lost or whose lease has ended, reporting a lease it finds ended as lost
+	 * ({@link DefaultLockHandle#isHeld()}): a lock the registry no longer lists is never still counted as
+	 * held. One renewed or extended in time stays.
+	 */
 	private void dropEnded() {
-		this.handles.removeIf((handle) -> !handle.leaseRuns());
+		this.handles.removeIf((handle) -> !handle.isHeld());
 	}
 
 }
