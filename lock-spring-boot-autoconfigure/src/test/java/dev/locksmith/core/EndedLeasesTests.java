@@ -36,7 +36,9 @@ class EndedLeasesTests {
 		}
 		await().atMost(Duration.ofSeconds(10)).until(() -> abandoned.stream().noneMatch(LockHandle::isHeld));
 		this.locks.tryAcquire("other", LockOptions.ofTtl(Duration.ofSeconds(30))).orElseThrow();
-		assertThat(this.locks.leases().held().size()).as("locks found lost left the registry").isOne();
+		// a lock is forgotten by the thread that found it lost, which another that looked may overtake
+		await("locks found lost leave the registry").atMost(Duration.ofSeconds(10))
+			.until(() -> this.locks.leases().held().size() == 1);
 	}
 
 	@Test
