@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
 
 import io.micrometer.observation.Observation;
 import org.junit.jupiter.api.Tag;
@@ -95,13 +96,15 @@ class LeaseRenewerScheduleStressTests {
 
 		private final AtomicLong ticksSeen = new AtomicLong();
 
+		private final HeldLocks held = new HeldLocks();
+
 		Round(long seed, int opsPerWorker) {
 			this.seed = seed;
 			this.opsPerWorker = StressScale.times(opsPerWorker);
 			this.storeRandom = new Random(seed);
 			this.backend = new FakeLockBackend(this::answer);
 			this.service = DefaultLockService.builder(new FakeLockBackend()).instanceId("stress").renewal(false).build();
-			this.renewer = new LeaseRenewer(new StoreCalls(this.backend, Duration.ofSeconds(30), new Waiters()::handedOver), this::lost,
+			this.renewer = new LeaseRenewer(new StoreCalls(this.backend, Duration.ofSeconds(30), new Waiters()::handedOver), this.held, this::lost,
 					(renewed) -> this.ticksSeen.incrementAndGet());
 		}
 
@@ -124,8 +127,19 @@ class LeaseRenewerScheduleStressTests {
 		/** As the engine does: a lost lease stops being renewed. */
 		private void lost(DefaultLockHandle handle) {
 			if (handle.markLost()) {
-				this.renewer.unregister(handle);
+				forget(handle);
 			}
+		}
+
+		/** As the engine does: the registry holds a lock before the watchdog renews it. */
+		private void hold(DefaultLockHandle handle) {
+			this.held.add(handle);
+			this.renewer.register(handle);
+		}
+
+		private void forget(DefaultLockHandle handle) {
+			this.held.remove(handle);
+			this.renewer.unregister(handle);
 		}
 
 		void run() throws Exception {
@@ -178,11 +192,11 @@ class LeaseRenewerScheduleStressTests {
 				if (roll < 25 || mine.isEmpty()) {
 					DefaultLockHandle handle = newHandle(TTL_MILLIS[random.nextInt(TTL_MILLIS.length)]);
 					mine.add(handle);
-					this.renewer.register(handle);
+					hold(handle);
 				}
 				else if (roll < 55) {
 					DefaultLockHandle handle = mine.remove(random.nextInt(mine.size()));
-					this.renewer.unregister(handle);
+					forget(handle);
 				}
 				else if (roll < 80) {
 					// A caller's extend(), answered: a shorter lease brings the renewal forward.
@@ -225,7 +239,7 @@ class LeaseRenewerScheduleStressTests {
 				long completedBefore = scheduler.getCompletedTaskCount();
 				int activeBefore = scheduler.getActiveCount();
 				Object pending = field(this.renewer, "pending");
-				Set<DefaultLockHandle> leases = Set.copyOf(this.<Set<DefaultLockHandle>>field(this.renewer, "leases"));
+				Set<DefaultLockHandle> leases = this.held.stream().collect(Collectors.toSet());
 				int queued = scheduler.getQueue().size();
 				int activeAfter = scheduler.getActiveCount();
 				long completedAfter = scheduler.getCompletedTaskCount();
@@ -259,7 +273,7 @@ class LeaseRenewerScheduleStressTests {
 		/** Once the workers stop and the store answers, each lease left is renewed again, however late. */
 		private void everyLeaseLeftIsStillRenewed() {
 			this.storeFails = false;
-			Set<DefaultLockHandle> leases = Set.copyOf(this.<Set<DefaultLockHandle>>field(this.renewer, "leases"));
+			Set<DefaultLockHandle> leases = this.held.stream().collect(Collectors.toSet());
 			ConcurrentHashMap<DefaultLockHandle, Long> dueAtStop = new ConcurrentHashMap<>();
 			leases.forEach((lease) -> dueAtStop.put(lease, lease.renewalDueNanos()));
 			await().atMost(Duration.ofMinutes(2))

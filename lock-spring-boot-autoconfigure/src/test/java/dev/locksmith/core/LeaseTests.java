@@ -28,7 +28,9 @@ class LeaseTests {
 	@Test
 	void theLongestLeaseADurationCountsInNanosecondsExpiresCenturiesAheadOnTheWallClock() {
 		Duration longest = Duration.ofDays(106_751);
-		Instant expiresAt = Lease.of(System.nanoTime(), longest, Duration.ZERO).expiresAt();
+		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), LockOwner.exclusive("owner"), Map.of("job", 1L),
+				LockOptions.ofTtl(longest), Duration.ZERO, System.nanoTime(), longest, Observation.NOOP);
+		Instant expiresAt = handle.expiresAt();
 		assertThat(expiresAt).isBetween(Instant.now().plus(longest).minusSeconds(60), Instant.now().plus(longest));
 	}
 

@@ -16,7 +16,7 @@ class OwnerTokensTests {
 	void aNamedLocksTokenTellsItsInstanceAndName() {
 		String token = new OwnerTokens("node:1").next("stock-report");
 
-		assertThat(token).matches("node:1:[0-9a-f]{32}-[0-9a-z]+-[0-9a-z]+;stock-report");
+		assertThat(token).matches("node:1:[0-9A-Za-z_.]{22}-[0-9a-z]+-[0-9a-z]+;stock-report");
 		assertThat(OwnerTokens.instanceOf(token)).isEqualTo("node:1");
 		assertThat(OwnerTokens.nameOf(token)).isEqualTo("stock-report");
 	}
@@ -42,7 +42,7 @@ class OwnerTokensTests {
 	void anUnnamedLocksTokenHasNoName() {
 		String token = new OwnerTokens("node;1").next();
 
-		assertThat(token).matches("node;1:[0-9a-f]{32}-[0-9a-z]+-[0-9a-z]+");
+		assertThat(token).matches("node;1:[0-9A-Za-z_.]{22}-[0-9a-z]+-[0-9a-z]+");
 		assertThat(OwnerTokens.instanceOf(token)).isEqualTo("node;1");
 		assertThat(OwnerTokens.nameOf(token)).isNull();
 	}

@@ -121,7 +121,7 @@ class RedisLockServiceTests {
 				owners.add(redis.command("GET", KEYS.lockKey("job")));
 			}
 		}
-		assertThat(owners).hasSize(100).allMatch((owner) -> owner.matches("checkout-7:[0-9a-f]{32}-[0-9a-z]+-[0-9a-z]+"));
+		assertThat(owners).hasSize(100).allMatch((owner) -> owner.matches("checkout-7:[0-9A-Za-z_.]{22}-[0-9a-z]+-[0-9a-z]+"));
 	}
 
 	@Test

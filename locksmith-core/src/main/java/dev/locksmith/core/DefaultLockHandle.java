@@ -17,7 +17,6 @@ import java.util.stream.Stream;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
-import dev.locksmith.annotation.LockMode;
 import dev.locksmith.core.LockStore.LeaseExtension;
 import dev.locksmith.core.observation.LockOutcome;
 
@@ -55,7 +54,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		MethodHandles.Lookup lookup = MethodHandles.lookup();
 		try {
 			STATE = lookup.findVarHandle(DefaultLockHandle.class, "state", State.class);
-			RENEWALS = lookup.findVarHandle(DefaultLockHandle.class, "renewals", long.class);
+			RENEWALS = lookup.findVarHandle(DefaultLockHandle.class, "renewals", int.class);
 			HOLDS = lookup.findVarHandle(DefaultLockHandle.class, "holds", int.class);
 			FIRST_HOLD_OPEN = lookup.findVarHandle(DefaultLockHandle.class, "firstHoldOpen", boolean.class);
 			LEASE = lookup.findVarHandle(DefaultLockHandle.class, "lease", Lease.class);
@@ -71,24 +70,23 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	private final List<String> keys;
 
-	private final LockOwner owner;
+	private final String ownerToken;
 
-	/** The fencing token of each key, in the order of {@link #keys}. */
-	private final long[] fencingTokens;
+	private final LockShare share;
+
+	/** The fencing token of the only key; for several keys, the first key's. */
+	private final long fencingToken;
+
+	/** The fencing token of each key, in the order of {@link #keys}, for several keys; none for one (an array less per lock). */
+	private final long @Nullable [] fencingTokens;
 
 	private final @Nullable String name;
 
 	private final Duration ttl;
 
-	private final LockMode mode;
-
-	private final int permits;
-
 	private final boolean renew;
 
-	/** When the lock was granted, in microseconds since the epoch on the wall clock. */
-	private final long acquiredAtEpochMicros;
-
+	/** When the lock was granted, on the monotonic clock. */
 	private final long grantedAtNanos;
 
 	private final long holdUntilNanos;
@@ -97,7 +95,8 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	private volatile State state = State.HELD;
 
-	private volatile long renewals;
+	/** Read unsigned: 2^32 renewals take 1,361 years at the default ttl of 30s. */
+	private volatile int renewals;
 
 	private volatile int holds = 1;
 
@@ -124,16 +123,16 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 			Observation observation) {
 		this.leases = leases;
 		this.keys = keys;
-		this.owner = owner;
-		this.fencingTokens = tokensInOrder(keys, fencingTokens);
+		this.ownerToken = owner.token();
+		this.share = owner.share();
+		long[] tokens = tokensInOrder(keys, fencingTokens);
+		this.fencingToken = tokens[0];
+		this.fencingTokens = (tokens.length > 1) ? tokens : null;
 		this.name = options.name();
 		this.ttl = options.ttl();
-		this.mode = options.mode();
-		this.permits = options.permits();
 		this.renew = options.renew();
 		this.driftAllowance = driftAllowance;
 		this.observation = observation;
-		this.acquiredAtEpochMicros = WallClock.nowEpochMicros();
 		this.grantedAtNanos = System.nanoTime();
 		this.holdUntilNanos = this.grantedAtNanos + options.holdAtLeast().toNanos();
 		this.ownerThread = Thread.currentThread().getName();
@@ -148,35 +147,35 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	@Override
 	public long fencingToken() {
-		return (this.fencingTokens.length == 1) ? this.fencingTokens[0] : LockHandle.super.fencingToken();
+		return (this.fencingTokens == null) ? this.fencingToken : LockHandle.super.fencingToken();
 	}
 
 	@Override
 	public long fencingToken(String key) {
 		int index = this.keys.indexOf(key);
-		return (index >= 0) ? this.fencingTokens[index] : LockHandle.super.fencingToken(key);
+		return (index >= 0) ? fencingTokenAt(index) : LockHandle.super.fencingToken(key);
 	}
 
 	@Override
 	public Map<String, Long> fencingTokens() {
 		if (this.keys.size() == 1) {
-			return Collections.singletonMap(this.keys.get(0), this.fencingTokens[0]);
+			return Collections.singletonMap(this.keys.get(0), this.fencingToken);
 		}
 		Map<String, Long> byKey = new LinkedHashMap<>();
 		for (int i = 0; i < this.keys.size(); i++) {
-			byKey.put(this.keys.get(i), this.fencingTokens[i]);
+			byKey.put(this.keys.get(i), fencingTokenAt(i));
 		}
 		return Collections.unmodifiableMap(byKey);
 	}
 
 	@Override
 	public Instant acquiredAt() {
-		return WallClock.instant(this.acquiredAtEpochMicros);
+		return WallClock.instantOf(this.grantedAtNanos);
 	}
 
 	@Override
 	public Instant expiresAt() {
-		return lease().expiresAt();
+		return WallClock.instantOf(lease().deadlineNanos());
 	}
 
 	/**
@@ -292,6 +291,10 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		return (raced != null) ? raced : made;
 	}
 
+	private long fencingTokenAt(int index) {
+		return (this.fencingTokens != null) ? this.fencingTokens[index] : this.fencingToken;
+	}
+
 	/** The fencing token of each key, in the keys' order: a store that issued them for other keys is refused. */
 	private static long[] tokensInOrder(List<String> keys, Map<String, Long> tokens) {
 		if (tokens.size() != keys.size() || !tokens.keySet().containsAll(keys)) {
@@ -317,7 +320,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	}
 
 	LockOwner owner() {
-		return this.owner;
+		return new LockOwner(this.ownerToken, this.share);
 	}
 
 	Duration ttl() {
@@ -331,7 +334,8 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	/** The extension of every lease of this lock to {@code ttl}; a {@code last} one no later extension lengthens. */
 	List<LeaseExtension> extensions(Duration ttl, boolean last) {
-		return this.keys.stream().map((key) -> new LeaseExtension(key, this.owner, ttl, last)).toList();
+		LockOwner owner = owner();
+		return this.keys.stream().map((key) -> new LeaseExtension(key, owner, ttl, last)).toList();
 	}
 
 	long renewalDueNanos() {
@@ -386,7 +390,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	/** Records a renewal sent at {@code requestedAtNanos}. */
 	void renewed(long requestedAtNanos) {
 		leaseStarted(requestedAtNanos, this.ttl);
-		RENEWALS.getAndAdd(this, 1L);
+		RENEWALS.getAndAdd(this, 1);
 		LockObservations.renewed(this.observation);
 	}
 
@@ -414,8 +418,9 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 	/** One snapshot for each key. */
 	Stream<LockInfo> toInfos() {
 		return IntStream.range(0, this.keys.size())
-			.mapToObj((i) -> new LockInfo(name(), this.keys.get(i), this.fencingTokens[i], acquiredAt(), expiresAt(),
-					this.renewals, this.ownerThread, this.holder, this.mode, this.permits));
+			.mapToObj((i) -> new LockInfo(name(), this.keys.get(i), fencingTokenAt(i), acquiredAt(), expiresAt(),
+					Integer.toUnsignedLong(this.renewals), this.ownerThread, this.holder, this.share.mode(),
+					this.share.permits()));
 	}
 
 }

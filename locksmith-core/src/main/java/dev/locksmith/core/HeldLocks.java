@@ -4,13 +4,15 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * The registry of locks this process holds. A lock leaves it when it is released or lost, and also
  * once its lease has ended: a lease that nobody renews or releases is neither listed nor kept. Ended
  * leases are dropped whenever the registry is listed, and by a sweep each time as many locks were added
  * as it held at the last sweep (and at least {@value #MIN_ADDS_PER_SWEEP}): adding a lock costs a
- * constant time on average, and the registry keeps one small entry per lock, not a deadline index.
+ * constant time on average, and the registry keeps one small entry per lock, not a deadline index. The
+ * watchdog renews the leases it finds here.
  */
 final class HeldLocks {
 
@@ -41,6 +43,11 @@ final class HeldLocks {
 	List<LockInfo> list() {
 		dropEnded();
 		return this.handles.stream().filter(DefaultLockHandle::leaseRuns).flatMap(DefaultLockHandle::toInfos).toList();
+	}
+
+	/** Every handle the registry keeps, a lease that ended but was not swept yet included. */
+	Stream<DefaultLockHandle> stream() {
+		return this.handles.stream();
 	}
 
 	/** How many handles the registry keeps. */

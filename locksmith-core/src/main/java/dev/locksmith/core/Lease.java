@@ -1,7 +1,6 @@
 package dev.locksmith.core;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -13,17 +12,14 @@ import java.util.concurrent.TimeUnit;
  * @param answeredAtNanos when its answer came
  * @param deadlineNanos when this process stops counting the lock as held
  * @param renewalDueNanos when a third of the lease has passed: time to renew it
- * @param expiresAtEpochMicros the deadline on the wall clock, for people, in microseconds since the epoch
  */
-record Lease(long sentAtNanos, long answeredAtNanos, long deadlineNanos, long renewalDueNanos, long expiresAtEpochMicros) {
+record Lease(long sentAtNanos, long answeredAtNanos, long deadlineNanos, long renewalDueNanos) {
 
 	/** The lease of {@code ttl} set by a request sent at {@code sentAtNanos}. */
 	static Lease of(long sentAtNanos, Duration ttl, Duration driftAllowance) {
 		long ttlNanos = TimeUnit.MILLISECONDS.toNanos(ttl.toMillis());
-		long deadline = sentAtNanos + ttlNanos - driftAllowance.toNanos();
-		long now = System.nanoTime();
-		return new Lease(sentAtNanos, now, deadline, sentAtNanos + ttlNanos / 3,
-				WallClock.nowEpochMicros() + TimeUnit.NANOSECONDS.toMicros(deadline - now));
+		return new Lease(sentAtNanos, System.nanoTime(), sentAtNanos + ttlNanos - driftAllowance.toNanos(),
+				sentAtNanos + ttlNanos / 3);
 	}
 
 	/**
@@ -42,12 +38,7 @@ record Lease(long sentAtNanos, long answeredAtNanos, long deadlineNanos, long re
 
 	/** This lease, renewed at {@code dueNanos} instead: after a renewal attempt that failed. */
 	Lease renewingAt(long dueNanos) {
-		return new Lease(this.sentAtNanos, this.answeredAtNanos, this.deadlineNanos, dueNanos, this.expiresAtEpochMicros);
-	}
-
-	/** The deadline on the wall clock, for people. */
-	Instant expiresAt() {
-		return WallClock.instant(this.expiresAtEpochMicros);
+		return new Lease(this.sentAtNanos, this.answeredAtNanos, this.deadlineNanos, dueNanos);
 	}
 
 	/** Whether the lease still runs at {@code nowNanos}. */

@@ -1,10 +1,7 @@
 package dev.locksmith.core;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +9,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -20,7 +18,8 @@ import dev.locksmith.core.LockStore.LeaseExtension;
 /**
  * Watchdog that extends the leases of held locks every {@code ttl / 3}. One tick at a time is pending,
  * for the earliest due lease; it renews all due leases in batches, so many held locks cost few store
- * calls. A lease that the store no longer holds for its owner is reported lost.
+ * calls. A lease that the store no longer holds for its owner is reported lost. The leases it renews
+ * are those in the registry of held locks acquired to be renewed: it keeps no set of its own.
  */
 final class LeaseRenewer implements Renewal {
 
@@ -41,17 +40,17 @@ final class LeaseRenewer implements Renewal {
 	private final ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1,
 			new DaemonThreadFactory("locksmith-renewal"));
 
-	private final Set<DefaultLockHandle> leases = ConcurrentHashMap.newKeySet();
+	private final HeldLocks held;
 
 	/*
 	 * At most one tick is pending, so the renewal thread's work follows the leases held, not their history.
 	 *
-	 * Invariant (guarded by `scheduling`): while no tick is running, every lease in `leases` has the pending
+	 * Invariant (guarded by `scheduling`): while no tick is running, every lease renewed (`leases()`) has the pending
 	 * tick due no later than its renewal due time plus its coalescing window. It holds because:
 	 * - schedule(due, slack) keeps the pending tick only if it is due by due + slack, else replaces it with
 	 *   one due at due: a pending tick is only ever replaced by an earlier one, never just dropped;
-	 * - register() adds the lease to `leases` before it calls schedule();
-	 * - a running tick first withdraws itself as the pending tick, then renews, and last scans `leases` and
+	 * - a lease is in the registry before register() calls schedule();
+	 * - a running tick first withdraws itself as the pending tick, then renews, and last scans the leases and
 	 *   schedules the next tick for the earliest due time it finds.
 	 * So a register() racing a tick loses no wake-up: if the tick's closing scan missed the new lease, the
 	 * lease was added after the tick withdrew itself, and register()'s schedule() comes later still, so it
@@ -68,16 +67,17 @@ final class LeaseRenewer implements Renewal {
 
 	private @Nullable ScheduledFuture<?> pendingFuture;
 
-	LeaseRenewer(StoreCalls store, Consumer<DefaultLockHandle> onLost, IntConsumer onRenewed) {
+	LeaseRenewer(StoreCalls store, HeldLocks held, Consumer<DefaultLockHandle> onLost, IntConsumer onRenewed) {
 		this.store = store;
+		this.held = held;
 		this.onLost = onLost;
 		this.onRenewed = onRenewed;
 		this.scheduler.setRemoveOnCancelPolicy(true);
 	}
 
+	/** Renews {@code handle}, which the registry of held locks holds already. */
 	@Override
 	public void register(DefaultLockHandle handle) {
-		this.leases.add(handle);
 		schedule(handle.renewalDueNanos(), coalescingWindow(handle));
 	}
 
@@ -90,19 +90,24 @@ final class LeaseRenewer implements Renewal {
 	/** The renewal of a registered lease fell due earlier (it was extended by less): a tick comes in time. */
 	@Override
 	public void rescheduled(DefaultLockHandle handle) {
-		if (this.leases.contains(handle)) {
+		if (handle.isActive()) {
 			schedule(handle.renewalDueNanos(), coalescingWindow(handle));
 		}
 	}
 
+	/** Nothing to do: a lock released or lost leaves the registry of held locks, and so the leases renewed. */
 	@Override
 	public void unregister(DefaultLockHandle handle) {
-		this.leases.remove(handle);
 	}
 
 	/** How many leases are being renewed. */
 	int size() {
-		return this.leases.size();
+		return (int) leases().count();
+	}
+
+	/** The leases renewed: those of the locks held that were acquired to be renewed. */
+	private Stream<DefaultLockHandle> leases() {
+		return this.held.stream().filter(DefaultLockHandle::renew);
 	}
 
 	/** How many renewal ticks are scheduled. */
@@ -169,8 +174,7 @@ final class LeaseRenewer implements Renewal {
 			}
 		}
 		finally {
-			this.leases.stream()
-				.mapToLong(DefaultLockHandle::renewalDueNanos)
+			leases().mapToLong(DefaultLockHandle::renewalDueNanos)
 				.min()
 				.ifPresent((earliest) -> schedule(earliest, 0));
 		}
@@ -178,13 +182,7 @@ final class LeaseRenewer implements Renewal {
 
 	/** Leases due now, and those due within their coalescing window, renewed early to share a call. */
 	private List<DefaultLockHandle> dueLeases(long now) {
-		List<DefaultLockHandle> due = new ArrayList<>();
-		for (DefaultLockHandle handle : this.leases) {
-			if (handle.renewalDueNanos() - now <= coalescingWindow(handle)) {
-				due.add(handle);
-			}
-		}
-		return due;
+		return leases().filter((handle) -> handle.renewalDueNanos() - now <= coalescingWindow(handle)).toList();
 	}
 
 	/**

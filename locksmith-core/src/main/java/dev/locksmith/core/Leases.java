@@ -50,7 +50,7 @@ final class Leases implements AutoCloseable {
 		this.observations = observations;
 		this.releases = new Releases(store);
 		this.noRenewal = new NoRenewal(store, this::lost);
-		this.renewal = renewing ? new LeaseRenewer(store, this::lost, this.events::leasesRenewed) : this.noRenewal;
+		this.renewal = renewing ? new LeaseRenewer(store, this.held, this::lost, this.events::leasesRenewed) : this.noRenewal;
 	}
 
 	/** Registers the locks the store granted for {@code request}, under its full lease, sent at {@code sentAtNanos}. */

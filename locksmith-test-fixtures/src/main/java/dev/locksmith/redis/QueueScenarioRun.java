@@ -80,7 +80,7 @@ final class QueueScenarioRun {
 	static final long LEASE_END_SLACK_MILLIS = 300;
 
 	/** An engine's owner token, named after its client ({@code ;c3}, see {@link #clientOf}). */
-	private static final Pattern OWNER_TOKEN = Pattern.compile("p\\d+:[0-9a-f]{32}(?:-[0-9a-z]+-[0-9a-z]+)?;c\\d+");
+	private static final Pattern OWNER_TOKEN = Pattern.compile("p\\d+:[0-9A-Za-z_.]{22}(?:-[0-9a-z]+-[0-9a-z]+)?;c\\d+");
 
 	private final ScenarioStore store;
 
