@@ -3,11 +3,20 @@ package dev.locksmith.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /** The engine forgets locks whose unrenewed lease ended, whatever the store: no registry that only grows. */
@@ -61,6 +70,55 @@ class EndedLeasesTests {
 			.isEqualTo(kept);
 		assertThat(abandoned.get(0).lost()).as("a lease the sweep found ended is reported lost")
 			.succeedsWithin(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void aLockWhoseAcquisitionFailedInTheSweepIsNeitherListedNorRenewed() throws Exception {
+		Map<String, AtomicInteger> extensions = new ConcurrentHashMap<>();
+		FakeLockBackend backend = new FakeLockBackend((lease) -> {
+			extensions.computeIfAbsent(lease.key(), (key) -> new AtomicInteger()).incrementAndGet();
+			return CompletableFuture.completedFuture(true);
+		});
+		ObservationRegistry observations = ObservationRegistry.create();
+		observations.observationConfig().observationHandler(new FailingOnStop("ended"));
+		try (DefaultLockService engine = DefaultLockService.builder(backend).observationRegistry(observations).build()) {
+			LockHandle renewed = engine.tryAcquire("renewed", LockOptions.ofTtl(Duration.ofMillis(300))).orElseThrow();
+			// a lease that ended unreported (a loaded machine), whose loss fails in a listener when the sweep finds it
+			DefaultLockHandle ended = new DefaultLockHandle(engine.leases(), List.of("ended"), LockOwner.exclusive("i:x-1-1"),
+					Map.of("ended", 1L), LockOptions.ofTtl(Duration.ofMillis(10)).withRenew(false), Duration.ZERO,
+					System.nanoTime() - Duration.ofSeconds(1).toNanos(), Duration.ofMillis(10),
+					Observation.start("ended", observations));
+			// each add counts towards the next sweep: the acquisition below makes the add that sweeps
+			for (int added = 2; added < HeldLocks.MIN_ADDS_PER_SWEEP; added++) {
+				engine.leases().held().add(ended);
+			}
+
+			assertThatIllegalStateException().isThrownBy(() -> engine.tryAcquire("failed", LockOptions.ofTtl(Duration.ofMillis(300))))
+				.withMessage("a failing observation handler");
+
+			await("the watchdog renewing the other lock three times").atMost(Duration.ofSeconds(10))
+				.until(() -> extensions.getOrDefault("renewed", new AtomicInteger()).get() >= 3);
+			assertThat(renewed.isHeld()).isTrue();
+			assertThat(engine.heldLocks()).extracting(LockInfo::key).containsExactly("renewed");
+			assertThat(extensions).as("renewals by key, as the store saw them").doesNotContainKey("failed");
+		}
+	}
+
+	/** Fails when an observation of {@code name} stops, as a faulty handler of the application's may. */
+	private record FailingOnStop(String name) implements ObservationHandler<Observation.Context> {
+
+		@Override
+		public void onStop(Observation.Context context) {
+			if (this.name.equals(context.getName())) {
+				throw new IllegalStateException("a failing observation handler");
+			}
+		}
+
+		@Override
+		public boolean supportsContext(Observation.Context context) {
+			return true;
+		}
+
 	}
 
 }

@@ -239,7 +239,7 @@ class LeaseRenewerScheduleStressTests {
 				long completedBefore = scheduler.getCompletedTaskCount();
 				int activeBefore = scheduler.getActiveCount();
 				Object pending = field(this.renewer, "pending");
-				Set<DefaultLockHandle> leases = this.held.stream().collect(Collectors.toSet());
+				Set<DefaultLockHandle> leases = this.held.renewed().collect(Collectors.toSet());
 				int queued = scheduler.getQueue().size();
 				int activeAfter = scheduler.getActiveCount();
 				long completedAfter = scheduler.getCompletedTaskCount();
@@ -273,7 +273,7 @@ class LeaseRenewerScheduleStressTests {
 		/** Once the workers stop and the store answers, each lease left is renewed again, however late. */
 		private void everyLeaseLeftIsStillRenewed() {
 			this.storeFails = false;
-			Set<DefaultLockHandle> leases = this.held.stream().collect(Collectors.toSet());
+			Set<DefaultLockHandle> leases = this.held.renewed().collect(Collectors.toSet());
 			ConcurrentHashMap<DefaultLockHandle, Long> dueAtStop = new ConcurrentHashMap<>();
 			leases.forEach((lease) -> dueAtStop.put(lease, lease.renewalDueNanos()));
 			await().atMost(Duration.ofMinutes(2))

@@ -35,6 +35,21 @@ class LeaseTests {
 	}
 
 	@Test
+	void aHeldLocksTimesAreTheSameAtEveryCall() throws Exception {
+		try (DefaultLockService locks = DefaultLockService.builder(new FakeLockBackend()).build()) {
+			LockHandle handle = locks.tryAcquire("job", LockOptions.ofTtl(Duration.ofMinutes(5)).withRenew(false)).orElseThrow();
+			Instant acquiredAt = handle.acquiredAt();
+			Instant expiresAt = handle.expiresAt();
+			// longer than any period at which the wall clock might be read again
+			Thread.sleep(1_100);
+			assertThat(handle.acquiredAt()).isEqualTo(acquiredAt);
+			assertThat(handle.expiresAt()).isEqualTo(expiresAt);
+			assertThat(Duration.between(acquiredAt, expiresAt)).isBetween(Duration.ofMinutes(4),
+					Duration.ofMinutes(5));
+		}
+	}
+
+	@Test
 	void aRenewalSentBeforeAShorterExtensionDoesNotOverwriteItWhenItsAnswerComesLater() {
 		DefaultLockHandle handle = new DefaultLockHandle(null, List.of("job"), LockOwner.exclusive("owner"), Map.of("job", 1L),
 				LockOptions.ofTtl(Duration.ofSeconds(30)), Duration.ofMillis(10), SENT_AT, Duration.ofSeconds(30), Observation.NOOP);

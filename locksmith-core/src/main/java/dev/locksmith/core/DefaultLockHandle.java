@@ -86,6 +86,9 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	private final boolean renew;
 
+	/** When the lock was granted, in microseconds since the epoch on the wall clock. */
+	private final long acquiredAtEpochMicros;
+
 	/** When the lock was granted, on the monotonic clock. */
 	private final long grantedAtNanos;
 
@@ -133,6 +136,7 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 		this.renew = options.renew();
 		this.driftAllowance = driftAllowance;
 		this.observation = observation;
+		this.acquiredAtEpochMicros = WallClock.nowEpochMicros();
 		this.grantedAtNanos = System.nanoTime();
 		this.holdUntilNanos = this.grantedAtNanos + options.holdAtLeast().toNanos();
 		this.ownerThread = Thread.currentThread().getName();
@@ -170,12 +174,14 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 
 	@Override
 	public Instant acquiredAt() {
-		return WallClock.instantOf(this.grantedAtNanos);
+		return WallClock.instant(this.acquiredAtEpochMicros);
 	}
 
+	/** The lease's deadline, placed on the wall clock by the two clocks' readings at the grant: the same at every call. */
 	@Override
 	public Instant expiresAt() {
-		return WallClock.instantOf(lease().deadlineNanos());
+		return WallClock.instant(this.acquiredAtEpochMicros
+				+ TimeUnit.NANOSECONDS.toMicros(lease().deadlineNanos() - this.grantedAtNanos));
 	}
 
 	/**
@@ -301,7 +307,11 @@ final class DefaultLockHandle implements LockHandle, HolderAware {
 			throw new IllegalStateException("The store issued fencing tokens for " + KeyMasking.describe(
 					List.copyOf(tokens.keySet())) + " when asked for " + KeyMasking.describe(keys));
 		}
-		return keys.stream().mapToLong(tokens::get).toArray();
+		long[] inOrder = new long[keys.size()];
+		for (int i = 0; i < inOrder.length; i++) {
+			inOrder[i] = tokens.get(keys.get(i));
+		}
+		return inOrder;
 	}
 
 	@Nullable String name() {

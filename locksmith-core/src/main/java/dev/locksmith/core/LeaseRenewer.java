@@ -107,7 +107,7 @@ final class LeaseRenewer implements Renewal {
 
 	/** The leases renewed: those of the locks held that were acquired to be renewed. */
 	private Stream<DefaultLockHandle> leases() {
-		return this.held.stream().filter(DefaultLockHandle::renew);
+		return this.held.renewed();
 	}
 
 	/** How many renewal ticks are scheduled. */
