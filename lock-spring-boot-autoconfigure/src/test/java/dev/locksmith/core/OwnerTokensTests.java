@@ -1,6 +1,8 @@
 package dev.locksmith.core;
 
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +69,20 @@ class OwnerTokensTests {
 
 		assertThat(StoredOwner.of(token)).isEqualTo(new StoredOwner("node:1", "job", null, null));
 		assertThat(StoredOwner.of(token).threadId()).isNull();
+	}
+
+	@Test
+	void theRandomDigitsSpanTheirWholeAlphabet() {
+		OwnerTokens tokens = new OwnerTokens("node-1");
+		Set<String> randomParts = new HashSet<>();
+		Set<Integer> digits = new HashSet<>();
+		for (int i = 0; i < 1000; i++) {
+			String randomPart = tokens.next().substring("node-1:".length(), "node-1:".length() + 22);
+			randomParts.add(randomPart);
+			randomPart.chars().forEach(digits::add);
+		}
+		assertThat(randomParts).hasSize(1000);
+		assertThat(digits).as("64 digits of 6 bits each").hasSize(64);
 	}
 
 	@Test

@@ -197,7 +197,7 @@ class RedisClusterShardedPubSubTests {
 	}
 
 	private static void run(ScriptRunner runner, RedisScript<?> script, ScriptArguments.Call call) {
-		runner.run(script, call.keys(), call.args()).join();
+		runner.run(script, call).join();
 	}
 
 	/** The publishes, classic and sharded, that every node received over the cluster bus so far. */

@@ -1,5 +1,6 @@
 package dev.locksmith.benchmarks;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import dev.locksmith.benchmarks.lock.BenchEnvironment;
 import dev.locksmith.benchmarks.lock.BenchLock;
 import dev.locksmith.benchmarks.lock.Library;
 import dev.locksmith.benchmarks.report.MachineInfo;
+import dev.locksmith.benchmarks.report.TopFrames;
 import dev.locksmith.benchmarks.scenario.DistinctKeysThroughput;
 import dev.locksmith.benchmarks.scenario.UncontendedLatency;
 import dev.locksmith.testing.RedisServer;
@@ -20,7 +22,7 @@ import dev.locksmith.testing.RedisServer;
  * Profiles the client side of the uncontended pair and of {@code bench.threads} threads on distinct keys,
  * for each library of the settings, each under a JFR recording of its own (the JDK's {@code profile}
  * settings, threads sampled every millisecond) written to {@code target/profiles/<library>-<scenario>.jfr}; prints the figures with the load
- * average. Read a recording's hottest frames with {@code jfr print --events jdk.ExecutionSample}.
+ * average, and where each recording's execution and allocation samples fall ({@link TopFrames}).
  */
 public final class ClientProfileMain {
 
@@ -31,6 +33,9 @@ public final class ClientProfileMain {
 
 	/** How often each running thread is sampled: ten times the {@code profile} settings' rate. */
 	private static final Duration SAMPLING = Duration.ofMillis(1);
+
+	/** How many frames each profile table shows. */
+	private static final int TOP_FRAMES = 12;
 
 	private static final Path PROFILES = Path.of("locksmith-benchmarks", "target", "profiles");
 
@@ -48,14 +53,14 @@ public final class ClientProfileMain {
 					Library library = lock.getKey();
 					try (Recording recording = start()) {
 						Object figures = new UncontendedLatency(settings).measure(library, lock.getValue()).orElseThrow();
-						recording.dump(PROFILES.resolve(library.name() + "-uncontended.jfr"));
 						System.out.println(library + " uncontended: " + figures + "; load " + MachineInfo.loadAverage());
+						printTopFrames(dump(recording, library.name() + "-uncontended.jfr"));
 					}
 					try (Recording recording = start()) {
 						Object figures = new DistinctKeysThroughput(settings).measure(library, lock.getValue()).orElseThrow();
-						recording.dump(PROFILES.resolve(library.name() + "-distinct-keys.jfr"));
 						System.out.println(library + " distinct keys, pairs/s by threads: " + figures + "; load "
 								+ MachineInfo.loadAverage());
+						printTopFrames(dump(recording, library.name() + "-distinct-keys.jfr"));
 					}
 				}
 			}
@@ -65,6 +70,23 @@ public final class ClientProfileMain {
 		}
 		System.out.println("Wrote the recordings to " + PROFILES.toAbsolutePath());
 		System.exit(0);
+	}
+
+	private static Path dump(Recording recording, String name) throws IOException {
+		Path file = PROFILES.resolve(name);
+		recording.dump(file);
+		return file;
+	}
+
+	/** Prints where the recording's samples fall, by the Locksmith frame nearest the top (see {@link TopFrames}). */
+	private static void printTopFrames(Path recording) throws IOException {
+		TopFrames execution = TopFrames.executionSamples(recording);
+		System.out.printf("| execution samples (%,d), by nearest Locksmith frame | %% |%n| --- | ---: |%n", execution.total());
+		execution.table(TOP_FRAMES).forEach(System.out::println);
+		TopFrames allocation = TopFrames.allocationSamples(recording);
+		System.out.printf("| allocation samples (%,d MB), by nearest Locksmith frame | %% |%n| --- | ---: |%n",
+				allocation.total() >> 20);
+		allocation.table(TOP_FRAMES).forEach(System.out::println);
 	}
 
 	private static Recording start() throws Exception {

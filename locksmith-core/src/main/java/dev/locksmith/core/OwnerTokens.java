@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
@@ -46,10 +45,13 @@ final class OwnerTokens {
 	private static final int GENERATORS = 8;
 
 	/**
-	 * Writes the random bits in the URL-safe base 64 alphabet, its {@code '-'} then made {@code '.'}: 22
-	 * characters instead of 32 in hex, and none of the separators.
+	 * The digits of the random bits, six bits each: the URL-safe base 64 alphabet with {@code '.'} for its
+	 * {@code '-'}, so 22 characters instead of 32 in hex, and none of the separators.
 	 */
-	private static final Base64.Encoder RANDOM_DIGITS = Base64.getUrlEncoder().withoutPadding();
+	private static final char[] RANDOM_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._"
+		.toCharArray();
+
+	private static final int BITS_PER_DIGIT = 6;
 
 	private final SecureRandom[] generators = new SecureRandom[GENERATORS];
 
@@ -95,23 +97,49 @@ final class OwnerTokens {
 
 	/** A new owner token of this instance, for a lock called {@code name} (or unnamed: {@code null}). */
 	String next(@Nullable String name) {
-		byte[] bytes = new byte[16];
-		this.generators[ThreadLocalRandom.current().nextInt(GENERATORS)].nextBytes(bytes);
-		String token = this.instanceId + ":" + randomDigits(bytes) + STAMP_SEPARATOR
-				+ Long.toString(Thread.currentThread().getId(), RADIX) + STAMP_SEPARATOR
-				+ Long.toString(System.currentTimeMillis(), RADIX);
-		return (name != null)
-				? token + NAME_SEPARATOR + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20") : token;
+		byte[] random = new byte[16];
+		this.generators[ThreadLocalRandom.current().nextInt(GENERATORS)].nextBytes(random);
+		StringBuilder token = new StringBuilder(this.instanceId.length() + 48).append(this.instanceId).append(':');
+		appendRandomDigits(token, random);
+		appendBase36(token.append(STAMP_SEPARATOR), Thread.currentThread().getId());
+		appendBase36(token.append(STAMP_SEPARATOR), System.currentTimeMillis());
+		if (name != null) {
+			token.append(NAME_SEPARATOR).append(URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20"));
+		}
+		return token.toString();
 	}
 
-	private static String randomDigits(byte[] random) {
-		byte[] digits = RANDOM_DIGITS.encode(random);
-		for (int i = 0; i < digits.length; i++) {
-			if (digits[i] == STAMP_SEPARATOR) {
-				digits[i] = '.';
+	/** Appends {@code random} in {@link #RANDOM_DIGITS}, the last digit padded with zero bits. */
+	private static void appendRandomDigits(StringBuilder to, byte[] random) {
+		int pending = 0;
+		int pendingBits = 0;
+		for (byte next : random) {
+			pending = (pending << Byte.SIZE) | (next & 0xff);
+			pendingBits += Byte.SIZE;
+			while (pendingBits >= BITS_PER_DIGIT) {
+				pendingBits -= BITS_PER_DIGIT;
+				to.append(RANDOM_DIGITS[(pending >>> pendingBits) & 0x3f]);
 			}
 		}
-		return new String(digits, StandardCharsets.ISO_8859_1);
+		if (pendingBits > 0) {
+			to.append(RANDOM_DIGITS[(pending << (BITS_PER_DIGIT - pendingBits)) & 0x3f]);
+		}
+	}
+
+	/** Appends {@code value}, not negative, in base 36 as {@link Long#toString(long, int)} writes it, without its buffer. */
+	private static void appendBase36(StringBuilder to, long value) {
+		int start = to.length();
+		long rest = value;
+		do {
+			to.append(Character.forDigit((int) (rest % RADIX), RADIX));
+			rest /= RADIX;
+		}
+		while (rest > 0);
+		for (int low = start, high = to.length() - 1; low < high; low++, high--) {
+			char swapped = to.charAt(low);
+			to.setCharAt(low, to.charAt(high));
+			to.setCharAt(high, swapped);
+		}
 	}
 
 	/** The id of the instance that made {@code ownerToken}. */

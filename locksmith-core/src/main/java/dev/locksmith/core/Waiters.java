@@ -1,7 +1,10 @@
 package dev.locksmith.core;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,7 +27,8 @@ final class Waiters {
 
 	private final Map<String, Waiter> byOwnerToken = new ConcurrentHashMap<>();
 
-	private final Map<String, Set<Waiter>> byKey = new ConcurrentHashMap<>();
+	/** The waiters of each key, in lists that are replaced, never changed: a reader iterates a snapshot. */
+	private final Map<String, List<Waiter>> byKey = new ConcurrentHashMap<>();
 
 	private final AtomicLong arrivals = new AtomicLong();
 
@@ -38,12 +42,8 @@ final class Waiters {
 		Waiter waiter = new Waiter(keys, ownerToken, this.arrivals.incrementAndGet());
 		this.byOwnerToken.put(ownerToken, waiter);
 		for (String key : keys) {
-			// Added inside compute, so that a leave() emptying and removing the set cannot orphan it.
-			this.byKey.compute(key, (k, waiters) -> {
-				Set<Waiter> joined = (waiters != null) ? waiters : ConcurrentHashMap.newKeySet();
-				joined.add(waiter);
-				return joined;
-			});
+			// Added inside compute, so that a leave() emptying and removing the list cannot orphan it.
+			this.byKey.compute(key, (k, waiters) -> (waiters != null) ? with(waiters, waiter) : List.of(waiter));
 		}
 		return waiter;
 	}
@@ -51,10 +51,7 @@ final class Waiters {
 	void leave(Waiter waiter) {
 		this.byOwnerToken.remove(waiter.ownerToken);
 		for (String key : waiter.keys) {
-			this.byKey.computeIfPresent(key, (k, waiters) -> {
-				waiters.remove(waiter);
-				return waiters.isEmpty() ? null : waiters;
-			});
+			this.byKey.computeIfPresent(key, (k, waiters) -> without(waiters, waiter));
 		}
 	}
 
@@ -68,7 +65,7 @@ final class Waiters {
 	 */
 	void handedOver(String key, String ownerToken, Duration claimLease, long fencingToken) {
 		Waiter claimant = this.byOwnerToken.get(ownerToken);
-		if (claimant != null && fencingToken > 0 && !claimant.handOversSeen.add(key + ':' + fencingToken)) {
+		if (claimant != null && fencingToken > 0 && !claimant.firstTold(key + ':' + fencingToken)) {
 			return;
 		}
 		if (claimant != null) {
@@ -77,7 +74,7 @@ final class Waiters {
 			}
 			claimant.wake();
 		}
-		Set<Waiter> waiters = this.byKey.get(key);
+		List<Waiter> waiters = this.byKey.get(key);
 		if (waiters != null && claimant == null && claimLease.isZero()) {
 			waiters.stream().min(Comparator.comparingLong((waiter) -> waiter.arrival)).ifPresent(Waiter::wake);
 		}
@@ -89,6 +86,23 @@ final class Waiters {
 				}
 			}
 		}
+	}
+
+	private static List<Waiter> with(List<Waiter> waiters, Waiter joining) {
+		List<Waiter> joined = new ArrayList<>(waiters.size() + 1);
+		joined.addAll(waiters);
+		joined.add(joining);
+		return Collections.unmodifiableList(joined);
+	}
+
+	/** The waiters but {@code leaving}, or {@code null} when none is left (which removes the key). */
+	private static @Nullable List<Waiter> without(List<Waiter> waiters, Waiter leaving) {
+		if (waiters.size() == 1) {
+			return (waiters.get(0) == leaving) ? null : waiters;
+		}
+		List<Waiter> left = new ArrayList<>(waiters);
+		left.remove(leaving);
+		return Collections.unmodifiableList(left);
 	}
 
 	/**
@@ -108,8 +122,8 @@ final class Waiters {
 
 		private final AtomicReference<@Nullable HandedLock> handed = new AtomicReference<>();
 
-		/** The hand-overs to this waiter told so far, as key and fencing token. */
-		private final Set<String> handOversSeen = ConcurrentHashMap.newKeySet();
+		/** The hand-overs to this waiter told so far, as key and fencing token; made at the first. */
+		private @Nullable Set<String> handOversSeen;
 
 		private final long arrival;
 
@@ -146,6 +160,14 @@ final class Waiters {
 				this.woken = false;
 				this.recheckAtNanos.set(Long.MAX_VALUE);
 			}
+		}
+
+		/** Whether {@code handOver} is told for the first time: by the release's answer or the store's notification. */
+		private synchronized boolean firstTold(String handOver) {
+			if (this.handOversSeen == null) {
+				this.handOversSeen = new HashSet<>();
+			}
+			return this.handOversSeen.add(handOver);
 		}
 
 		/** The lock a release handed to this waiter since it last asked, taken once. */

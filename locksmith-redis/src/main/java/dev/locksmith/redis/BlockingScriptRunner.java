@@ -54,8 +54,8 @@ final class BlockingScriptRunner implements ScriptRunner {
 	}
 
 	@Override
-	public <T> CompletableFuture<T> run(RedisScript<T> script, List<String> keys, List<String> args) {
-		return submit(() -> this.redis.execute(script, keys, args.toArray()));
+	public <T> CompletableFuture<T> run(RedisScript<T> script, ScriptArguments.Call arguments) {
+		return submit(() -> this.redis.execute(script, arguments.keyStrings(), arguments.argStrings().toArray()));
 	}
 
 	@Override

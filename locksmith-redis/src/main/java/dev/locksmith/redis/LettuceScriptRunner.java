@@ -1,6 +1,5 @@
 package dev.locksmith.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -67,17 +66,17 @@ final class LettuceScriptRunner implements ScriptRunner {
 	 * sends it once more.
 	 */
 	@Override
-	public <T> CompletableFuture<T> run(RedisScript<T> script, List<String> keys, List<String> args) {
-		return runOnce(script, keys, args)
+	public <T> CompletableFuture<T> run(RedisScript<T> script, ScriptArguments.Call arguments) {
+		return runOnce(script, arguments)
 			.exceptionallyCompose((failure) -> (unwrap(failure) instanceof UnknownPartitionException)
-					? refreshedTopology().thenCompose((refreshed) -> runOnce(script, keys, args))
+					? refreshedTopology().thenCompose((refreshed) -> runOnce(script, arguments))
 					: CompletableFuture.failedFuture(failure));
 	}
 
-	private <T> CompletableFuture<T> runOnce(RedisScript<T> script, List<String> keys, List<String> args) {
+	private <T> CompletableFuture<T> runOnce(RedisScript<T> script, ScriptArguments.Call arguments) {
 		ScriptOutputType outputType = OUTPUT_TYPES.get(script.getResultType());
-		byte[][] rawKeys = raw(keys);
-		byte[][] rawArgs = raw(args);
+		byte[][] rawKeys = arguments.keys();
+		byte[][] rawArgs = arguments.args();
 		return withCommands((commands) -> commands.<T>evalsha(script.getSha1(), outputType, rawKeys, rawArgs)
 			.toCompletableFuture()
 			.exceptionallyCompose((failure) -> isNoScript(failure)
@@ -190,14 +189,6 @@ final class LettuceScriptRunner implements ScriptRunner {
 		Throwable cause = unwrap(failure);
 		return cause instanceof RedisNoScriptException
 				|| (cause.getMessage() != null && cause.getMessage().startsWith("NOSCRIPT"));
-	}
-
-	private static byte[][] raw(List<String> values) {
-		byte[][] raw = new byte[values.size()][];
-		for (int i = 0; i < raw.length; i++) {
-			raw[i] = values.get(i).getBytes(StandardCharsets.UTF_8);
-		}
-		return raw;
 	}
 
 }

@@ -149,8 +149,8 @@ final class RedisLockAdministration implements StoreAdministration, AutoCloseabl
 	public CompletableFuture<Boolean> forceRelease(String key) {
 		ScriptArguments.Call forceRelease = this.arguments.forceRelease(key);
 		return supply(() -> {
-			Long released = call(() -> this.redis.execute(LockScripts.FORCE_RELEASE, forceRelease.keys(),
-					forceRelease.args().toArray()));
+			Long released = call(() -> this.redis.execute(LockScripts.FORCE_RELEASE, forceRelease.keyStrings(),
+					forceRelease.argStrings().toArray()));
 			return released != null && released == 1L;
 		});
 	}

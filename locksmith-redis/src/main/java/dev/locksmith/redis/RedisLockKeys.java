@@ -1,5 +1,7 @@
 package dev.locksmith.redis;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -11,38 +13,85 @@ import java.util.List;
  */
 final class RedisLockKeys {
 
+	/** The kinds of Redis name a lock has, each {@code <prefix><kind>{<key>}}. */
+	enum Kind {
+
+		/** The key that holds the owner token. */
+		LOCK(""),
+		/** The fencing counter. */
+		FENCE("fence:"),
+		/** The list of the waiters' owner tokens, first come first. */
+		QUEUE("queue:"),
+		/** The hash of each waiter's deadline. */
+		DEADLINES("deadlines:"),
+		/** The sorted set of the holders of shares. */
+		HOLDERS("holders:"),
+		/** The pub/sub channel of hand-overs. */
+		CHANNEL("released:");
+
+		private final String tag;
+
+		Kind(String tag) {
+			this.tag = tag;
+		}
+
+	}
+
 	private final String prefix;
+
+	/** The start of each kind's names, {@code <prefix><kind>{}, in UTF-8, by {@link Kind#ordinal()}. */
+	private final byte[][] starts;
 
 	RedisLockKeys(String prefix) {
 		if (prefix.contains("{") || prefix.contains("}")) {
 			throw new IllegalArgumentException("key prefix must not contain '{' or '}', was '" + prefix + "'");
 		}
 		this.prefix = prefix;
+		this.starts = Arrays.stream(Kind.values())
+			.map((kind) -> (prefix + kind.tag + "{").getBytes(StandardCharsets.UTF_8))
+			.toArray(byte[][]::new);
+	}
+
+	/**
+	 * The application's {@code key} as the inside of its hash tag, in UTF-8: encoded once for all the names
+	 * a script call sends ({@link #name(Kind, byte[])}).
+	 */
+	static byte[] tag(String key) {
+		return encode(key).getBytes(StandardCharsets.UTF_8);
+	}
+
+	/** The Redis name of {@code kind} of the key whose {@link #tag(String)} is {@code tag}, in UTF-8. */
+	byte[] name(Kind kind, byte[] tag) {
+		byte[] start = this.starts[kind.ordinal()];
+		byte[] name = Arrays.copyOf(start, start.length + tag.length + 1);
+		System.arraycopy(tag, 0, name, start.length, tag.length);
+		name[name.length - 1] = '}';
+		return name;
 	}
 
 	/** The Redis key that holds the owner token of {@code key}. */
 	public String lockKey(String key) {
-		return name("", key);
+		return name(Kind.LOCK, key);
 	}
 
 	/** The Redis key that counts the fencing tokens of {@code key}. */
 	public String fenceKey(String key) {
-		return name("fence:", key);
+		return name(Kind.FENCE, key);
 	}
 
 	/** The application's key of a Redis lock key, the reverse of {@link #lockKey(String)}. */
 	String keyOf(String lockKey) {
-		return keyOf(lockKey, "", "lock key");
+		return keyOf(lockKey, Kind.LOCK, "lock key");
 	}
 
 	/** The {@code SCAN} pattern that matches every wait queue, and no other key. */
 	String queueKeyPattern() {
-		return globPrefix() + "queue:{*";
+		return globPrefix() + Kind.QUEUE.tag + "{*";
 	}
 
 	/** The application's key of a wait queue, the reverse of {@link #queueKey(String)}. */
 	String keyOfQueue(String queueKey) {
-		return keyOf(queueKey, "queue:", "queue key");
+		return keyOf(queueKey, Kind.QUEUE, "queue key");
 	}
 
 	/** The {@code SCAN} pattern that matches every lock key, and no fencing counter, queue or channel. */
@@ -53,8 +102,9 @@ final class RedisLockKeys {
 	/** The ACL patterns of every key ({@code ~}) and channel ({@code &}) of every lock under the prefix. */
 	List<String> aclPatterns() {
 		String prefix = globPrefix();
-		return List.of("~" + prefix + "{*", "~" + prefix + "fence:{*", "~" + prefix + "queue:{*",
-				"~" + prefix + "deadlines:{*", "~" + prefix + "holders:{*", "&" + prefix + "released:{*");
+		return Arrays.stream(Kind.values())
+			.map((kind) -> ((kind == Kind.CHANNEL) ? "&" : "~") + prefix + kind.tag + "{*")
+			.toList();
 	}
 
 	private String globPrefix() {
@@ -63,17 +113,17 @@ final class RedisLockKeys {
 
 	/** The Redis list of the owner tokens waiting for {@code key}, first come first. */
 	String queueKey(String key) {
-		return name("queue:", key);
+		return name(Kind.QUEUE, key);
 	}
 
 	/** The Redis hash of the deadline of each waiter for {@code key}. */
 	String deadlinesKey(String key) {
-		return name("deadlines:", key);
+		return name(Kind.DEADLINES, key);
 	}
 
 	/** The Redis sorted set of the owner tokens holding shares of {@code key}, scored by their lease ends. */
 	String holdersKey(String key) {
-		return name("holders:", key);
+		return name(Kind.HOLDERS, key);
 	}
 
 	/**
@@ -81,20 +131,20 @@ final class RedisLockKeys {
 	 * a shard channel that its scripts publish on must be.
 	 */
 	String releaseChannel(String key) {
-		return name("released:", key);
+		return name(Kind.CHANNEL, key);
 	}
 
 	/** The application's key of a release channel, the reverse of {@link #releaseChannel(String)}. */
 	String keyOfChannel(String channel) {
-		return keyOf(channel, "released:", "release channel");
+		return keyOf(channel, Kind.CHANNEL, "release channel");
 	}
 
-	private String name(String kind, String key) {
-		return this.prefix + kind + "{" + encode(key) + "}";
+	private String name(Kind kind, String key) {
+		return this.prefix + kind.tag + "{" + encode(key) + "}";
 	}
 
-	private String keyOf(String name, String kind, String what) {
-		String start = this.prefix + kind + "{";
+	private String keyOf(String name, Kind kind, String what) {
+		String start = this.prefix + kind.tag + "{";
 		if (!name.startsWith(start) || !name.endsWith("}") || name.length() < start.length() + 2) {
 			throw new IllegalArgumentException("'" + name + "' is not a " + what + " under prefix '" + this.prefix + "'");
 		}

@@ -33,7 +33,7 @@ final class ScriptCalls {
 			ScriptArguments.Call arguments, Function<T, R> reader) {
 		CompletableFuture<T> call;
 		try {
-			call = this.runner.run(script, arguments.keys(), arguments.args());
+			call = this.runner.run(script, arguments);
 		}
 		catch (RuntimeException ex) {
 			call = CompletableFuture.failedFuture(ex);

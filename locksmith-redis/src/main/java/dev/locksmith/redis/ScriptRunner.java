@@ -9,7 +9,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 interface ScriptRunner extends AutoCloseable {
 
 	/** Runs {@code script}; a server that forgot it ({@code NOSCRIPT}) gets its source instead. */
-	<T> CompletableFuture<T> run(RedisScript<T> script, List<String> keys, List<String> args);
+	<T> CompletableFuture<T> run(RedisScript<T> script, ScriptArguments.Call arguments);
 
 	/** Connects and loads {@code scripts} into the server's script cache, so the first lock call pays for neither. */
 	CompletableFuture<Void> warmUp(List<RedisScript<?>> scripts);
