@@ -95,6 +95,61 @@ class WaitersModelTests {
 		});
 	}
 
+	@Test
+	void aHandOverToldTwiceConcurrentlyIsHandedOnceWhileOthersComeAndGo() {
+		Lincheck.runConcurrentTest(StressScale.times(50), () -> {
+			Waiters waiters = new Waiters();
+			CountDownLatch queued = new CountDownLatch(1);
+			CountDownLatch told = new CountDownLatch(2);
+			Waiters.HandedLock[] taken = new Waiters.HandedLock[2];
+			runInParallel(() -> {
+				Waiter claimant = waiters.join(List.of("k"), "claimant");
+				queued.countDown();
+				awaitWake(claimant);
+				taken[0] = claimant.takeHandedLock();
+				awaitQuietly(told);
+				taken[1] = claimant.takeHandedLock();
+				waiters.leave(claimant);
+			}, () -> {
+				awaitQuietly(queued);
+				waiters.handedOver("k", "claimant", Duration.ofSeconds(30), 7);
+				told.countDown();
+			}, () -> {
+				awaitQuietly(queued);
+				waiters.handedOver("k", "claimant", Duration.ofSeconds(30), 7);
+				told.countDown();
+			}, () -> {
+				Waiter other = waiters.join(List.of("k", "j"), "other");
+				waiters.handedOver("j", "nobody", Duration.ZERO, 0);
+				waiters.leave(other);
+				Waiter again = waiters.join(List.of("j", "k"), "again");
+				waiters.leave(again);
+			});
+			int handed = ((taken[0] != null) ? 1 : 0) + ((taken[1] != null) ? 1 : 0);
+			check(handed == 1, "hand-over taken " + handed + " times");
+			nobodyLeft(waiters);
+		});
+	}
+
+	@Test
+	void concurrentJoinsAndLeavesOnSharedKeysLeaveNothingBehind() {
+		Lincheck.runConcurrentTest(StressScale.times(50), () -> {
+			Waiters waiters = new Waiters();
+			runInParallel(() -> {
+				Waiter a = waiters.join(List.of("k", "j"), "a");
+				waiters.leave(a);
+			}, () -> {
+				Waiter b = waiters.join(List.of("j", "k"), "b");
+				waiters.leave(b);
+			}, () -> {
+				Waiter c = waiters.join(List.of("k", "k"), "c");
+				waiters.handedOver("k", "nobody", Duration.ZERO, 0);
+				waiters.leave(c);
+			});
+			nobodyLeft(waiters);
+		});
+	}
+
 	private static void awaitWake(Waiter waiter) {
 		try {
 			waiter.await(NO_DEADLINE);

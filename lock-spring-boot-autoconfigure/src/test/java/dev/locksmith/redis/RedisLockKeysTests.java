@@ -1,6 +1,8 @@
 package dev.locksmith.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,6 +25,18 @@ class RedisLockKeysTests {
 				KEYS.releaseChannel(key))
 			.map(ClusterSlotHashUtil::calculateSlot)
 			.distinct()).as("hash slots of the keys of lock '%s'", key).hasSize(1);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "order-1", "}x", "{a}", "100%", "é", "заказ-1", "订单", "😀" })
+	void theNamesAScriptCallSendsAreTheNamesInUtf8(String key) {
+		RedisLockKeys keys = new RedisLockKeys("ключ:");
+		List<Function<String, String>> names = List.of(keys::lockKey, keys::fenceKey, keys::queueKey, keys::deadlinesKey,
+				keys::holdersKey, keys::releaseChannel);
+		for (RedisLockKeys.Kind kind : RedisLockKeys.Kind.values()) {
+			assertThat(keys.name(kind, RedisLockKeys.tag(key))).as("%s of '%s'", kind, key)
+				.isEqualTo(names.get(kind.ordinal()).apply(key).getBytes(StandardCharsets.UTF_8));
+		}
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package dev.locksmith.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,9 +38,9 @@ final class HashSlotPartitioner {
 		}
 		Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
 		for (int i = 0; i < keys.size(); i++) {
-			bySlot.computeIfAbsent(ClusterSlotHashUtil.calculateSlot(this.redisName.apply(keys.get(i))),
-					(slot) -> new ArrayList<>())
-				.add(i);
+			// the slot of the UTF-8 bytes sent, whatever this JVM's default charset
+			byte[] name = this.redisName.apply(keys.get(i)).getBytes(StandardCharsets.UTF_8);
+			bySlot.computeIfAbsent(ClusterSlotHashUtil.calculateSlot(name), (slot) -> new ArrayList<>()).add(i);
 		}
 		return List.copyOf(bySlot.values());
 	}
