@@ -8,6 +8,7 @@ import io.micrometer.observation.Observation;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import java.util.Map;
 
 /** The local view of a lease errs short of the store's: the latest request sets it, and of two that crossed, the shorter. */
@@ -40,8 +41,10 @@ class LeaseTests {
 			LockHandle handle = locks.tryAcquire("job", LockOptions.ofTtl(Duration.ofMinutes(5)).withRenew(false)).orElseThrow();
 			Instant acquiredAt = handle.acquiredAt();
 			Instant expiresAt = handle.expiresAt();
-			// longer than any period at which the wall clock might be read again
-			Thread.sleep(1_100);
+			// until the wall clock is more than a second past the grant: longer than any period at which the
+			// times might be placed on it again
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> Duration.between(acquiredAt, Instant.now()).compareTo(Duration.ofMillis(1_100)) > 0);
 			assertThat(handle.acquiredAt()).isEqualTo(acquiredAt);
 			assertThat(handle.expiresAt()).isEqualTo(expiresAt);
 			assertThat(Duration.between(acquiredAt, expiresAt)).isBetween(Duration.ofMinutes(4),
