@@ -40,7 +40,7 @@ public final class CohortPassesMain {
 			.mapToInt((bound) -> Integer.parseInt(bound.trim()))
 			.toArray();
 		int rounds = Integer.getInteger("bench.rounds", 3);
-		NetworkDelay delay = NetworkDelay.parse(System.getProperty("bench.latency", "0ms"));
+		NetworkDelay delay = NetworkDelay.fromProperty("0ms");
 		System.out.println("Cohort bounds " + Arrays.toString(bounds) + ", " + rounds + " rounds, delay each way "
 				+ delay + ": " + settings.describe());
 		List<double[]> ratios = new ArrayList<>();

@@ -39,6 +39,12 @@ public record NetworkDelay(Duration fixed, Duration jitter) {
 		return new NetworkDelay(fixed, (parts.length == 2) ? DurationStyle.detectAndParse(parts[1].trim()) : Duration.ZERO);
 	}
 
+	/** The delay of the {@code bench.latency} system property, or {@code otherwise} where it is unset or blank. */
+	public static NetworkDelay fromProperty(String otherwise) {
+		String text = System.getProperty("bench.latency", "");
+		return parse(text.isBlank() ? otherwise : text);
+	}
+
 	/** Sets this delay on both directions of {@code proxy}. */
 	public void applyTo(FaultyProxy proxy) {
 		proxy.delay(this.fixed, this.jitter);

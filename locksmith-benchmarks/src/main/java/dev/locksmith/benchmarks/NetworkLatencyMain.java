@@ -37,7 +37,7 @@ public final class NetworkLatencyMain {
 
 	public static void main(String[] args) throws Exception {
 		BenchSettings settings = BenchSettings.fromSystemProperties();
-		NetworkDelay delay = NetworkDelay.parse(System.getProperty("bench.latency", "20ms±10ms"));
+		NetworkDelay delay = NetworkDelay.fromProperty("20ms±10ms");
 		System.out.println("Benchmarks without delay and through " + delay + " each way: " + settings.describe());
 		List<LinkResults> links = new ArrayList<>();
 		try (RedisServer redis = RedisServer.start()) {

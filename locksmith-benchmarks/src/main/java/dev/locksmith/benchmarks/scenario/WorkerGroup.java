@@ -11,13 +11,21 @@ import dev.locksmith.benchmarks.lock.Library;
 
 /**
  * The worker JVMs of one library, started together from this JVM's classpath and driven round by
- * round: a round warms up, then measures, for the durations of the settings.
+ * round: a round warms up for the warm-up of the settings and until the workers' JIT compilers are done
+ * with its code, then measures for the measurement of the settings.
  */
 final class WorkerGroup implements AutoCloseable {
 
 	private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(3);
 
 	private static final Duration REPORT_TIMEOUT = Duration.ofMinutes(1);
+
+	private static final Duration SETTLE_WINDOW = Duration.ofSeconds(1);
+
+	/** Compilation per worker and window under which its JIT counts as settled: 5 % of one core. */
+	private static final Duration SETTLED_COMPILATION = Duration.ofMillis(50);
+
+	private static final Duration MOST_SETTLING = Duration.ofSeconds(60);
 
 	private final List<WorkerProcess> workers = new ArrayList<>();
 
@@ -59,8 +67,12 @@ final class WorkerGroup implements AutoCloseable {
 		for (int i = 0; i < jvms; i++) {
 			round.get(i).send(go.apply(i));
 		}
+		long warmupStart = System.nanoTime();
 		Thread.sleep(this.settings.warmup().toMillis());
+		boolean settled = awaitSettledCompilers(round);
 		long start = System.nanoTime();
+		System.out.printf("   warm-up of %d workers: %.1f s, %s%n", jvms, (start - warmupStart) / 1e9,
+				settled ? "their JIT compilers settled" : "their JIT compilers still busy");
 		sendAll(round, WorkerRounds.MARK);
 		Thread.sleep(this.settings.measure().toMillis());
 		sendAll(round, WorkerRounds.STOP);
@@ -70,6 +82,38 @@ final class WorkerGroup implements AutoCloseable {
 			tallies.addAll(worker.tallies(REPORT_TIMEOUT));
 		}
 		return new Round(tallies, elapsed);
+	}
+
+	/**
+	 * Waits, after the warm-up, until the JIT compilers of every worker of the round have taken at most
+	 * {@link #SETTLED_COMPILATION} over the last {@link #SETTLE_WINDOW}, or for {@link #MOST_SETTLING}.
+	 * A library whose calls come less often compiles its code later, so a fixed warm-up alone measured
+	 * a slow lock while its worker JVMs still compiled it on the same cores. Returns whether they settled.
+	 */
+	private static boolean awaitSettledCompilers(List<WorkerProcess> round) throws Exception {
+		long end = System.nanoTime() + MOST_SETTLING.toNanos();
+		long[] before = compilationMillis(round);
+		while (System.nanoTime() < end) {
+			Thread.sleep(SETTLE_WINDOW.toMillis());
+			long[] after = compilationMillis(round);
+			boolean settled = true;
+			for (int i = 0; i < after.length; i++) {
+				settled &= after[i] - before[i] <= SETTLED_COMPILATION.toMillis();
+			}
+			if (settled) {
+				return true;
+			}
+			before = after;
+		}
+		return false;
+	}
+
+	private static long[] compilationMillis(List<WorkerProcess> round) throws Exception {
+		long[] millis = new long[round.size()];
+		for (int i = 0; i < millis.length; i++) {
+			millis[i] = round.get(i).compilationMillis(REPORT_TIMEOUT);
+		}
+		return millis;
 	}
 
 	private static void sendAll(List<WorkerProcess> workers, String command) throws Exception {

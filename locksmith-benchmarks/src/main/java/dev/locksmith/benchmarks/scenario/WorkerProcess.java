@@ -77,6 +77,17 @@ final class WorkerProcess implements AutoCloseable {
 		this.commands.flush();
 	}
 
+	/** Asks the worker, while a round warms up, how long its JIT compilers have taken so far, in milliseconds. */
+	long compilationMillis(Duration timeout) throws IOException, InterruptedException {
+		send(WorkerRounds.JIT);
+		long deadline = System.nanoTime() + timeout.toNanos();
+		String line;
+		while (!(line = nextLine(deadline)).startsWith(WorkerRounds.JIT_ANSWER)) {
+			// skip what the libraries print
+		}
+		return Long.parseLong(line.substring(WorkerRounds.JIT_ANSWER.length()).trim());
+	}
+
 	/** Reads the worker's thread tallies, up to its final line. */
 	List<ThreadTally> tallies(Duration timeout) throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();

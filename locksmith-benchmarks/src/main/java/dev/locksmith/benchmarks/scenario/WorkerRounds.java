@@ -3,6 +3,8 @@ package dev.locksmith.benchmarks.scenario;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +24,9 @@ import dev.locksmith.benchmarks.lock.Library;
  * is ready, and then runs one round for each {@code go <workload> <threads>} read from standard input
  * until the input ends: its threads run the workload's sections until a {@code stop}, and count what
  * they do from a {@code mark} on, so that the figures are those of a warm, contended steady state; it
- * reports each round on standard output, one {@link ThreadTally} per thread and kind of section.
+ * reports each round on standard output, one {@link ThreadTally} per thread and kind of section. Before
+ * the mark it answers each {@code jit} with the time its JIT compilers have taken so far, so that the
+ * driver marks once they are done with the round's code.
  * <p>
  * Arguments: library, Redis port, warm-up threads, warm-up in milliseconds.
  */
@@ -39,6 +43,10 @@ final class WorkerRounds {
 	static final String MARK = "mark";
 
 	static final String STOP = "stop";
+
+	static final String JIT = "jit";
+
+	static final String JIT_ANSWER = "bench:jit ";
 
 	private final Work work;
 
@@ -108,7 +116,12 @@ final class WorkerRounds {
 		for (int i = 0; i < threads; i++) {
 			workers.add(started(() -> repeat(section, tallies)));
 		}
-		awaitCommand(commands, MARK);
+		String command;
+		while (!(command = nextCommand(commands, MARK)).equals(MARK)) {
+			if (command.equals(JIT)) {
+				System.out.println(JIT_ANSWER + compilationMillis());
+			}
+		}
 		this.measuring = true;
 		awaitCommand(commands, STOP);
 		this.stopped = true;
@@ -192,13 +205,23 @@ final class WorkerRounds {
 	}
 
 	private static void awaitCommand(BufferedReader commands, String expected) throws IOException {
-		String line;
-		while ((line = commands.readLine()) != null) {
-			if (line.equals(expected)) {
-				return;
-			}
+		while (!nextCommand(commands, expected).equals(expected)) {
+			// only the expected command matters here
 		}
-		throw new IllegalStateException("standard input closed before '" + expected + "'");
+	}
+
+	private static String nextCommand(BufferedReader commands, String expected) throws IOException {
+		String line = commands.readLine();
+		if (line == null) {
+			throw new IllegalStateException("standard input closed before '" + expected + "'");
+		}
+		return line;
+	}
+
+	/** The time this JVM's JIT compilers have taken since it started, in milliseconds; 0 where the JVM does not say. */
+	private static long compilationMillis() {
+		CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
+		return (compiler != null && compiler.isCompilationTimeMonitoringSupported()) ? compiler.getTotalCompilationTime() : 0;
 	}
 
 	/** What the threads of a worker JVM do with one library. */
