@@ -32,6 +32,27 @@ class NetworkDelayTests {
 	}
 
 	@Test
+	void aBlankPropertyGivesTheMainsOwnDelayAsThePomPassesNoneByDefault() {
+		String before = System.getProperty("bench.latency");
+		try {
+			System.setProperty("bench.latency", "");
+			assertThat(NetworkDelay.fromProperty("0ms")).isEqualTo(NetworkDelay.NONE);
+			System.setProperty("bench.latency", "250us+-50us");
+			assertThat(NetworkDelay.fromProperty("0ms")).hasToString("0.25 ms ± 0.05 ms");
+			System.clearProperty("bench.latency");
+			assertThat(NetworkDelay.fromProperty("20ms±10ms")).hasToString("20 ms ± 10 ms");
+		}
+		finally {
+			if (before == null) {
+				System.clearProperty("bench.latency");
+			}
+			else {
+				System.setProperty("bench.latency", before);
+			}
+		}
+	}
+
+	@Test
 	void aJitterLargerThanTheDelayOrATextThatIsNoDelayIsRefused() {
 		assertThatIllegalArgumentException().isThrownBy(() -> NetworkDelay.parse("10ms±20ms"))
 			.withMessage("A delay needs 0 <= jitter <= fixed, not 10 ms ± 20 ms");
