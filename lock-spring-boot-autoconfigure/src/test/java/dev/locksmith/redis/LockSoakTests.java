@@ -136,6 +136,10 @@ class LockSoakTests {
 						LockScripts.IS_LOCKED, LockScripts.FORCE_RELEASE, LockScripts.RAISE_FENCES,
 						LockScripts.ANNOUNCE_RELEASE)
 					.forEach((script) -> redis.command("SCRIPT", "LOAD", script.getScriptAsString()));
+				// Nor the slow log: on a loaded machine a script descheduled mid-run takes over 10 ms, and Redis
+				// keeps up to 128 such commands with their arguments, memory that is not the locks'
+				redis.command("CONFIG", "SET", "slowlog-log-slower-than", "-1");
+				redis.command("SLOWLOG", "RESET");
 				this.cycles.set(0);
 				long started = System.nanoTime();
 				SoakSample baseline = SoakSample.take(Duration.ZERO, true, redis, engines);
@@ -189,12 +193,15 @@ class LockSoakTests {
 				assertThat(idle.heapBytes()).as("heap in use after a full GC, against %s at the start and %s under load",
 						baseline.heapBytes(), loaded.heapBytes())
 					.isLessThanOrEqualTo(baseline.heapBytes() * (100 + HEAP_TOLERANCE_PERCENT) / 100);
-				assertThat(idle.usedMemoryBesideKeys())
-					.as("Redis used_memory less the keys' MEMORY USAGE, against %s and %s at the start", baseline.usedMemory(),
-							baseline.keyBytes())
-					.isLessThanOrEqualTo(baseline.usedMemoryBesideKeys() * (100 + REDIS_TOLERANCE_PERCENT) / 100);
+				// Redis gives back clients' buffers in its cron, a few clients at a time: a leak stays, they do not
+				await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
+					assertThat(SoakSample.take(since(started), true, redis, engines).usedMemoryBesideKeys())
+						.as("Redis used_memory less the keys' MEMORY USAGE, against %s and %s at the start",
+								baseline.usedMemory(), baseline.keyBytes())
+						.isLessThanOrEqualTo(baseline.usedMemoryBesideKeys() * (100 + REDIS_TOLERANCE_PERCENT) / 100));
 			}
 			finally {
+				redis.command("CONFIG", "SET", "slowlog-log-slower-than", "10000");
 				timers.shutdownNow();
 				workers.shutdownNow();
 			}
