@@ -173,8 +173,7 @@ public final class MarkdownReport {
 		line("The threads are spread over %d worker JVMs started once per library, as in the one-key scenario;"
 			.formatted(ReadMostlyAndPermits.JVMS));
 		line("each round warms up until their JIT compilers settle, then counts sections and waits in the measured");
-		line("window. Each section holds its");
-		line("lock 5 ms. Entering, it runs a script that counts it among the holders of its kind in Redis, keeps");
+		line("window. Each section holds its lock 5 ms. Entering, it runs a script that counts it among the holders of its kind in Redis, keeps");
 		line("the most seen at once, and counts an overlap when it finds a writer while reading, anyone while");
 		line("writing, or more permit holders than permits; leaving, it counts itself out. Overlaps are 0 unless");
 		line("the lock failed. *Writer max wait* is the longest wait of a write section while readers keep");

